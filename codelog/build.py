@@ -1,0 +1,424 @@
+"""`codelog build`: source -> staged parse results -> grouping SQL -> published dataset.
+
+The orchestrator owns progress and accounting; the steps (sources, staging, grouping,
+dataset) know nothing of the CLI. Staged parse results are kept beside the dataset and
+reused when the inputs have not changed, so a recipe change re-runs only the SQL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import shutil
+import time
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from codelog import __version__, schema
+from codelog.ast_hash import GRAMMARS
+from codelog.dataset import (
+    FORMAT_VERSION,
+    file_entries,
+    publishing,
+    sha256_file,
+    write_manifest,
+    write_table,
+)
+from codelog.errors import CodelogError
+from codelog.grouping import classify_sql, register_recipe_tables
+from codelog.progress import console, rate_progress
+from codelog.recipe import Recipe
+from codelog.sources import SourceScan
+from codelog.staging import StageTask, stage_batch
+
+STAGE_BATCH_ROWS = 1024
+STAGE_FILE = "stage.json"
+ROWS_PER_FETCH = 8192
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    source: str
+    language: str
+    out: Path
+    recipe: Recipe
+    root: Path | None = None
+    inputs: tuple[str, ...] = ()
+    problems_file: Path | None = None
+    seed: int = 0
+    workers: int | None = None
+    show_progress: bool = True
+    memory_limit: str = "3GB"  # DuckDB's budget; it spills to the staging dir beyond it
+
+
+@dataclass
+class BuildReport:
+    out: Path
+    manifest: dict[str, Any]
+    staged_reused: bool
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def open_source(options: BuildOptions) -> tuple[SourceScan, Path | None]:
+    """The source's scan, and the directory code paths must stay inside (None: no check)."""
+    if options.source == "codenet":
+        from codelog.sources.codenet import BUNDLED_ROOT, scan_codenet
+
+        root = (options.root or BUNDLED_ROOT).resolve()
+        return scan_codenet(root, options.language, options.recipe), root / "data"
+    if options.source in ("ci", "junit"):
+        from codelog.sources.cilog import scan_ci
+
+        return scan_ci(options)
+    raise CodelogError(f"unknown source {options.source!r}")
+
+
+def run_build(options: BuildOptions) -> BuildReport:
+    started = time.perf_counter()
+    if options.recipe.grouping.dedup == "ast" and options.language.lower() not in GRAMMARS:
+        raise CodelogError(
+            f"no tree-sitter grammar for {options.language!r}; supported: "
+            f'{", ".join(sorted(GRAMMARS))} (or set [grouping] dedup = "exact" in the recipe)'
+        )
+    scan, code_root = open_source(options)
+    out = options.out.resolve()
+    stage_dir = out.parent / f".{out.name}.staging"
+    key = _staging_key(scan, options)
+    reused = _stage_is_current(stage_dir, key)
+    timings: dict[str, float] = {"scan": time.perf_counter() - started}
+    if not reused:
+        t0 = time.perf_counter()
+        _stage(scan, options, stage_dir, key, code_root)
+        timings["stage"] = time.perf_counter() - t0
+    else:
+        console.print(f"[dim]reusing staged parse results in {stage_dir} (inputs unchanged)[/]")
+
+    t0 = time.perf_counter()
+    manifest = _group_and_publish(scan, options, stage_dir, out)
+    timings["group_and_write"] = time.perf_counter() - t0
+    timings["total"] = time.perf_counter() - started
+    report = BuildReport(out=out, manifest=manifest, staged_reused=reused, seconds=timings)
+    if options.show_progress:
+        print_summary(report)
+    return report
+
+
+# -- staging ----------------------------------------------------------------------------------
+
+
+def _staging_key(scan: SourceScan, options: BuildOptions) -> str:
+    """Changes whenever anything that staging reads or decides with changes."""
+    digest = hashlib.sha256()
+    limits = options.recipe.limits
+    head = [__version__, options.source, scan.language, limits.max_source_bytes, limits.on_error]
+    digest.update(json.dumps(head).encode())
+    for path in scan.input_files:
+        digest.update(str(path).encode())
+        digest.update(_file_digest(path).encode())
+    for directory in scan.source_dirs:
+        digest.update(str(directory).encode())
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except FileNotFoundError:
+            continue
+        for entry in entries:
+            st = entry.stat(follow_symlinks=False)
+            digest.update(f"{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
+    return digest.hexdigest()
+
+
+def _file_digest(path: Path) -> str:
+    return sha256_file(path) if path.is_file() else "absent"
+
+
+def _stage_is_current(stage_dir: Path, key: str) -> bool:
+    try:
+        return json.loads((stage_dir / STAGE_FILE).read_text())["key"] == key
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+def _rebatch(batches: Iterator[pa.RecordBatch], rows: int) -> Iterator[pa.RecordBatch]:
+    pending: list[pa.RecordBatch] = []
+    count = 0
+    for batch in batches:
+        pending.append(batch)
+        count += batch.num_rows
+        while count >= rows:
+            table = pa.Table.from_batches(pending, schema=schema.SUBMISSION)
+            yield table.slice(0, rows).combine_chunks().to_batches()[0]
+            rest = table.slice(rows)
+            pending, count = rest.to_batches(), rest.num_rows
+    if count:
+        yield (
+            pa.Table.from_batches(pending, schema=schema.SUBMISSION)
+            .combine_chunks()
+            .to_batches()[0]
+        )
+
+
+def _tasks(
+    scan: SourceScan, options: BuildOptions, parts: Path, code_root: Path | None
+) -> Iterator[StageTask]:
+    seq = 0
+    for index, batch in enumerate(_rebatch(scan.batches(STAGE_BATCH_ROWS), STAGE_BATCH_ROWS)):
+        yield StageTask(
+            index=index,
+            first_seq=seq,
+            batch=batch,
+            language=scan.language,
+            out_dir=str(parts),
+            max_source_bytes=options.recipe.limits.max_source_bytes,
+            on_error=options.recipe.limits.on_error,
+            code_root=str(code_root) if code_root else None,
+        )
+        seq += batch.num_rows
+
+
+def _stage(
+    scan: SourceScan, options: BuildOptions, stage_dir: Path, key: str, code_root: Path | None
+) -> None:
+    """Stage every row into Parquet parts, then swap the finished stage into place."""
+    tmp = stage_dir.parent / f"{stage_dir.name}.tmp-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    parts = tmp / "parts"
+    parts.mkdir(parents=True)
+    workers = options.workers or os.cpu_count() or 1
+    try:
+        with rate_progress(disable=not options.show_progress) as progress:
+            task = progress.add_task("parse", total=scan.rows_total)
+            staged = 0
+            for result in _run_stage_tasks(_tasks(scan, options, parts, code_root), workers):
+                staged += result.rows
+                progress.advance(task, result.rows)
+        if staged != scan.rows_total:
+            raise CodelogError(
+                f"internal: staged {staged} rows, source announced {scan.rows_total}"
+            )
+        (tmp / STAGE_FILE).write_text(json.dumps({"key": key, "rows": staged}) + "\n")
+        shutil.rmtree(stage_dir, ignore_errors=True)
+        os.replace(tmp, stage_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _run_stage_tasks(tasks: Iterator[StageTask], workers: int) -> Iterator[Any]:
+    """Results in task order, with a bounded number of tasks in flight (flat memory)."""
+    if workers <= 1:
+        for task in tasks:
+            yield stage_batch(task)
+        return
+    context = multiprocessing.get_context("spawn")  # the parent holds DuckDB threads: no fork
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        window: deque[Future] = deque()
+        try:
+            for task in tasks:
+                window.append(pool.submit(stage_batch, task))
+                if len(window) >= 2 * workers:
+                    yield window.popleft().result()
+            while window:
+                yield window.popleft().result()
+        except BaseException:
+            for future in window:
+                future.cancel()
+            raise
+
+
+# -- grouping and publishing ------------------------------------------------------------------
+
+_SOLUTION_COLUMNS = ", ".join(
+    f"f.{c}" if c in ("outcome", "reward", "is_correct", "dup_count") else f"s.{c}"
+    for c in schema.SOLUTION.names
+)
+
+
+def _group_and_publish(
+    scan: SourceScan, options: BuildOptions, stage_dir: Path, out: Path
+) -> dict[str, Any]:
+    recipe = options.recipe
+    con = duckdb.connect()
+    spill = stage_dir / "duckdb-tmp"
+    spill.mkdir(exist_ok=True)
+    con.execute(f"SET memory_limit = '{options.memory_limit}'")
+    con.execute(f"SET temp_directory = '{spill}'")
+    con.execute("SET preserve_insertion_order = true")
+    register_recipe_tables(con, recipe)
+    parts = str(stage_dir / "parts" / "*.parquet").replace("'", "''")
+    con.execute(f"CREATE VIEW staged AS SELECT * FROM read_parquet('{parts}')")
+    con.execute(f"CREATE TEMP TABLE fate AS {classify_sql('staged', recipe, options.seed)}")
+
+    try:
+        with publishing(out) as tmp:
+            solutions = con.sql(
+                f"SELECT {_SOLUTION_COLUMNS} FROM fate f JOIN staged s USING (seq) "
+                "WHERE f.reason IS NULL ORDER BY s.problem_id, s.language, s.submission_id, s.seq"
+            ).fetch_record_batch(ROWS_PER_FETCH)
+            write_table(tmp / "solutions.parquet", schema.SOLUTION, solutions)
+            rejects = con.sql(
+                "SELECT f.problem_id, f.language, f.submission_id, s.status, f.outcome, f.reason, f.detail, "
+                "s.origin, s.ast_hash, s.code FROM fate f JOIN staged s USING (seq) "
+                "WHERE f.reason IS NOT NULL ORDER BY f.reason, f.problem_id, f.submission_id, f.seq"
+            ).fetch_record_batch(ROWS_PER_FETCH)
+            write_table(tmp / "rejects.parquet", schema.REJECT, rejects)
+            con.register("source_problems", scan.problems)
+            problems = con.sql(
+                "SELECT * FROM source_problems WHERE problem_id IN "
+                "(SELECT DISTINCT problem_id FROM fate WHERE reason IS NULL) ORDER BY problem_id"
+            ).fetch_record_batch(ROWS_PER_FETCH)
+            write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
+            manifest = _manifest(con, scan, options, tmp)
+            (tmp / "README.md").write_text(dataset_card(manifest), encoding="utf-8")
+            manifest["files"] = file_entries(
+                tmp, [*(f"{t}.parquet" for t in ("solutions", "rejects", "problems")), "README.md"]
+            )
+            write_manifest(tmp, manifest)
+    finally:
+        con.close()
+        shutil.rmtree(spill, ignore_errors=True)
+    return manifest
+
+
+def _manifest(
+    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, root: Path
+) -> dict[str, Any]:
+    def rows(query: str) -> list[tuple]:
+        return con.sql(query).fetchall()
+
+    rows_in = rows("SELECT count(*) FROM fate")[0][0]
+    kept = rows("SELECT count(*) FROM fate WHERE reason IS NULL")[0][0]
+    by_reason = dict(
+        rows(
+            "SELECT reason, count(*) FROM fate WHERE reason IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1"
+        )
+    )
+    outcomes = dict(
+        rows(
+            "SELECT outcome, count(*) FROM fate WHERE reason IS NULL GROUP BY 1 ORDER BY 2 DESC, 1"
+        )
+    )
+    groups = rows(
+        "SELECT count(*) FROM (SELECT DISTINCT problem_id, language FROM fate WHERE reason IS NULL)"
+    )[0][0]
+    statuses = dict(rows("SELECT status, count(*) FROM staged GROUP BY 1 ORDER BY 2 DESC, 1"))
+    unknown = sorted(
+        r[0]
+        for r in rows(
+            "SELECT DISTINCT s.status FROM fate f JOIN staged s USING (seq) WHERE f.reason = 'unknown_status'"
+        )
+        if r[0] is not None
+    )
+    code_digest = rows(
+        "SELECT sha256(string_agg(coalesce(code_hash, '-'), ',' ORDER BY seq)) FROM staged"
+    )[0][0]
+    fingerprint = hashlib.sha256()
+    for path in scan.input_files:
+        name = (
+            path.relative_to(scan.root)
+            if scan.root and path.is_relative_to(scan.root)
+            else path.name
+        )
+        fingerprint.update(f"{name}\0{_file_digest(path)}\n".encode())
+    fingerprint.update((code_digest or "").encode())
+    return {
+        "codelog_version": __version__,
+        "format_version": FORMAT_VERSION,
+        "source": options.source,
+        "language": scan.language,
+        "seed": options.seed,
+        "recipe": options.recipe.to_dict(),
+        "input_fingerprint": fingerprint.hexdigest(),
+        "counts": {
+            "rows_in": rows_in,
+            "solutions": kept,
+            "rejects": rows_in - kept,
+            "rejects_by_reason": by_reason,
+            "groups": groups,
+            "outcomes": outcomes,
+            "statuses_in": statuses,
+            "unknown_statuses": unknown,
+        },
+    }
+
+
+def dataset_card(manifest: dict[str, Any]) -> str:
+    counts = manifest["counts"]
+    reasons = (
+        "\n".join(f"| {r} | {n:,} |" for r, n in counts["rejects_by_reason"].items())
+        or "| (none) | 0 |"
+    )
+    outcomes = "\n".join(f"| {o} | {n:,} |" for o, n in counts["outcomes"].items())
+    return f"""---
+configs:
+- config_name: solutions
+  data_files: solutions.parquet
+  default: true
+- config_name: rejects
+  data_files: rejects.parquet
+- config_name: problems
+  data_files: problems.parquet
+tags:
+- code
+- offline-rl
+---
+# {manifest["source"]}-{manifest["language"]} (built by codelog {manifest["codelog_version"]})
+
+Judged {manifest["language"]} submissions, deduplicated by canonical tree-sitter AST and grouped
+per problem: every problem here has at least one correct and one incorrect solution, so a
+trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest["seed"]}.
+
+- `solutions`: {counts["solutions"]:,} kept submissions with `outcome`, `reward`, `is_correct`,
+  `syntax_ok`, `ast_hash`, `dup_count` and `code`.
+- `rejects`: {counts["rejects"]:,} rows not kept, each with its `reason`.
+- `problems`: {counts["groups"]:,} problems with their plain-text `prompt`.
+
+Rows in: {counts["rows_in"]:,} = solutions + rejects. Input fingerprint `{manifest["input_fingerprint"][:16]}…`.
+
+| outcome | solutions |
+| --- | --- |
+{outcomes}
+
+| reject reason | rows |
+| --- | --- |
+{reasons}
+
+Load with `datasets.load_dataset("path/to/this/dir")` (the `solutions` config by default) or
+query with `codelog sql path/to/this/dir "SELECT ..."`.
+Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).
+"""
+
+
+def print_summary(report: BuildReport) -> None:
+    from rich.table import Table
+
+    counts = report.manifest["counts"]
+    table = Table(title=f"codelog build → {report.out}", show_header=True, header_style="bold")
+    table.add_column("what")
+    table.add_column("rows", justify="right")
+    table.add_row("rows in", f"{counts['rows_in']:,}")
+    table.add_row("solutions kept", f"{counts['solutions']:,}")
+    table.add_row("groups (problems)", f"{counts['groups']:,}")
+    for reason, n in counts["rejects_by_reason"].items():
+        table.add_row(f"rejected: {reason}", f"{n:,}")
+    for outcome, n in counts["outcomes"].items():
+        table.add_row(f"outcome: {outcome}", f"{n:,}")
+    console.print(table)
+    if counts["unknown_statuses"]:
+        console.print(
+            f"[yellow]unknown statuses (rejected, add them to the recipe's [statuses] to keep them): "
+            f"{', '.join(repr(s) for s in counts['unknown_statuses'])}[/]"
+        )
+    total = report.seconds.get("total", 0.0)
+    console.print(
+        f"done in {total:.1f}s ({counts['rows_in'] / total:,.0f} rows/s)"
+        + (" — staged parse results reused" if report.staged_reused else "")
+    )

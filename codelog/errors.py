@@ -1,0 +1,26 @@
+"""User-facing errors: one type per kind, each naming the place; the CLI catches them once."""
+
+from __future__ import annotations
+
+
+class CodelogError(Exception):
+    """An error a user can act on; printed without a traceback, exit status 1."""
+
+
+class InputError(CodelogError):
+    """Bad input data: names the file and, where known, the line and column."""
+
+    def __init__(self, path: str, message: str, line: int | None = None, column: str | None = None):
+        self.path, self.line, self.column = str(path), line, column
+        where = self.path if line is None else f"{self.path} line {line}"
+        if column is not None:
+            where += f": column '{column}'"
+        super().__init__(f"{where}: {message}")
+
+
+class RecipeError(CodelogError):
+    """A recipe that cannot be used."""
+
+
+class DatasetError(CodelogError):
+    """A dataset directory that is missing, incomplete, corrupt or from an incompatible version."""

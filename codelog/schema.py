@@ -1,0 +1,122 @@
+"""Arrow schemas of the tables codelog reads and writes: the one place they are defined.
+
+`SUBMISSION` is what every source yields (CodeNet's metadata columns plus where the code is);
+`STAGED` adds what normalisation and parsing learn about each row; `SOLUTION`, `REJECT` and
+`PROBLEM` are the dataset's published tables.
+"""
+
+from __future__ import annotations
+
+import pyarrow as pa
+
+# CodeNet's per-problem metadata columns, in CodeNet's order.
+CODENET_COLUMNS = (
+    "submission_id",
+    "problem_id",
+    "user_id",
+    "date",
+    "language",
+    "original_language",
+    "filename_ext",
+    "status",
+    "cpu_time",
+    "memory",
+    "code_size",
+    "accuracy",
+)
+PROBLEM_LIST_COLUMNS = (
+    "id",
+    "name",
+    "dataset",
+    "time_limit",
+    "memory_limit",
+    "rating",
+    "tags",
+    "complexity",
+)
+
+SUBMISSION = pa.schema(
+    [
+        ("submission_id", pa.string()),
+        ("problem_id", pa.string()),
+        ("user_id", pa.string()),
+        ("date", pa.int64()),  # Unix seconds
+        ("language", pa.string()),  # CodeNet directory name, e.g. "Python", "C++"
+        ("original_language", pa.string()),  # e.g. "Python (3.8.2)", "PyPy3 (7.3.0)"
+        ("filename_ext", pa.string()),
+        ("status", pa.string()),  # raw judge/CI status string
+        ("cpu_time", pa.int64()),  # ms; null when the judge gave none or a negative sentinel
+        ("memory", pa.int64()),  # KB; same rule
+        ("code_size", pa.int64()),  # bytes, as the judge reported
+        ("accuracy", pa.string()),  # "passed/total" (AIZU) or null
+        ("code", pa.string()),  # inline code (CI exports); null when it lives in a file
+        ("code_path", pa.string()),  # absolute path of the source file, or null
+        ("origin", pa.string()),  # "metadata/p02971.csv:118": where the row came from
+        ("reject_reason", pa.string()),  # set by a source that already knows the row is bad
+        ("reject_detail", pa.string()),
+    ]
+)
+
+# Staged rows keep only what reading and parsing learned; statuses, rewards and grouping are
+# applied later in SQL, so a recipe change that touches only those re-runs only the SQL.
+STAGED = pa.schema(
+    [
+        ("seq", pa.int64()),  # position in the input stream: the tie-breaker of last resort
+        *[SUBMISSION.field(n) for n in SUBMISSION.names if n != "code_path"],
+        ("syntax_ok", pa.bool_()),
+        ("ast_hash", pa.string()),  # canonical tree-sitter hash (codelog.ast_hash)
+        ("code_hash", pa.string()),  # hash of the exact bytes
+    ]
+)
+
+SOLUTION = pa.schema(
+    [
+        ("problem_id", pa.string()),
+        ("language", pa.string()),
+        ("submission_id", pa.string()),
+        ("user_id", pa.string()),
+        ("date", pa.int64()),
+        ("original_language", pa.string()),
+        ("status", pa.string()),
+        ("outcome", pa.string()),
+        ("reward", pa.float64()),
+        ("is_correct", pa.bool_()),
+        ("syntax_ok", pa.bool_()),
+        ("ast_hash", pa.string()),
+        ("dup_count", pa.int64()),  # submissions this solution stands for (itself included)
+        ("cpu_time", pa.int64()),
+        ("memory", pa.int64()),
+        ("code_size", pa.int64()),
+        ("accuracy", pa.string()),
+        ("code", pa.string()),
+    ]
+)
+
+REJECT = pa.schema(
+    [
+        ("problem_id", pa.string()),
+        ("language", pa.string()),
+        ("submission_id", pa.string()),
+        ("status", pa.string()),
+        ("outcome", pa.string()),
+        ("reason", pa.string()),  # duplicate, correct_cap, no_contrast, unknown_status, ...
+        ("detail", pa.string()),  # e.g. "duplicate of s123", the bad value, the error
+        ("origin", pa.string()),
+        ("ast_hash", pa.string()),
+        ("code", pa.string()),
+    ]
+)
+
+PROBLEM = pa.schema(
+    [
+        ("problem_id", pa.string()),
+        ("name", pa.string()),
+        ("dataset", pa.string()),
+        ("time_limit", pa.int64()),  # ms
+        ("memory_limit", pa.int64()),  # KB
+        ("rating", pa.string()),
+        ("tags", pa.string()),
+        ("complexity", pa.string()),
+        ("prompt", pa.string()),  # plain-text statement (HTML stripped, sample I/O kept)
+    ]
+)

@@ -1,0 +1,234 @@
+"""Project CodeNet: metadata CSVs + data/{problem}/{language}/{submission}.{ext} + statements.
+
+DuckDB reads the metadata (CRLF, BOM and type quirks included) and does the per-row checks in
+SQL; rows its CSV reader cannot parse are kept as `malformed_row` rejects with file and line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+
+from codelog import schema
+from codelog.errors import InputError
+from codelog.prompts import html_to_text
+from codelog.recipe import Recipe
+from codelog.sources import SourceScan
+
+BUNDLED_ROOT = Path(__file__).resolve().parent.parent / "data" / "codenet-mini"
+
+# IDs become path components: anything else could escape the data directory.
+_ID_PATTERN = r"^[A-Za-z0-9_-]+$"
+_EXT_PATTERN = r"^[A-Za-z0-9_+-]+$"
+
+
+def _sql_str(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _metadata_files(root: Path) -> list[Path]:
+    meta = root / "metadata"
+    if not meta.is_dir():
+        raise InputError(root, "not a CodeNet root: no metadata/ directory")
+    files = sorted(p for p in meta.glob("p*.csv") if p.name != "problem_list.csv")
+    if not files:
+        raise InputError(meta, "no per-problem metadata CSVs (pNNNNN.csv)")
+    return files
+
+
+def _check_header(path: Path, expected: tuple[str, ...]) -> None:
+    with path.open("rb") as f:
+        first = f.readline()
+    try:
+        header = first.decode("utf-8-sig").strip()
+    except UnicodeDecodeError:
+        raise InputError(path, "header is not UTF-8", line=1) from None
+    columns = tuple(c.strip() for c in header.split(","))
+    if columns != expected:
+        missing = [c for c in expected if c not in columns]
+        extra = [c for c in columns if c not in expected]
+        detail = []
+        if missing:
+            detail.append(f"missing {missing}")
+        if extra:
+            detail.append(f"unexpected {extra}")
+        if not detail:
+            detail.append("columns out of order")
+        raise InputError(
+            path, f"wrong header ({'; '.join(detail)}); expected {','.join(expected)}", line=1
+        )
+
+
+def _read_csv(files: list[Path], columns: tuple[str, ...], rejects_table: str) -> str:
+    names = ", ".join(_sql_str(str(f)) for f in files)
+    cols = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in columns)
+    return (
+        f"read_csv([{names}], header=true, columns={{{cols}}}, filename=true, "
+        f"store_rejects=true, rejects_table={_sql_str(rejects_table)}, "
+        f"rejects_scan={_sql_str(rejects_table + '_scan')}, quote='\"', escape='\"', "
+        "delim=',', auto_detect=false, null_padding=false, strict_mode=true)"
+    )
+
+
+def _resolve_language(con: duckdb.DuckDBPyConnection, language: str) -> str:
+    """CodeNet's spelling of `language` (matching is case-insensitive), or the name as given."""
+    row = con.execute(
+        "SELECT language FROM meta WHERE lower(language) = lower(?) GROUP BY language "
+        "ORDER BY count(*) DESC LIMIT 1",
+        [language],
+    ).fetchall()
+    return row[0][0] if row else language
+
+
+def _problems(con: duckdb.DuckDBPyConnection, root: Path, wanted: list[str]) -> pa.Table:
+    plist = root / "metadata" / "problem_list.csv"
+    rows: dict[str, dict] = {}
+    if plist.exists():
+        _check_header(plist, schema.PROBLEM_LIST_COLUMNS)
+        names = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in schema.PROBLEM_LIST_COLUMNS)
+        try:
+            table = con.sql(
+                f"SELECT * FROM read_csv({_sql_str(str(plist))}, header=true, columns={{{names}}}, "
+                "auto_detect=false)"
+            ).fetchall()
+        except duckdb.Error as exc:
+            raise InputError(plist, f"cannot read: {exc}") from None
+        for rec in table:
+            rows[rec[0]] = dict(zip(schema.PROBLEM_LIST_COLUMNS, rec, strict=True))
+    out: dict[str, list] = {name: [] for name in schema.PROBLEM.names}
+    for pid in wanted:
+        rec = rows.get(pid, {})
+        statement = root / "problem_descriptions" / f"{pid}.html"
+        prompt = None
+        if statement.exists():
+            prompt = html_to_text(statement.read_text(encoding="utf-8", errors="replace"))
+        out["problem_id"].append(pid)
+        out["name"].append(rec.get("name"))
+        out["dataset"].append(rec.get("dataset"))
+        out["time_limit"].append(_int_or_none(rec.get("time_limit")))
+        out["memory_limit"].append(_int_or_none(rec.get("memory_limit")))
+        out["rating"].append(rec.get("rating"))
+        out["tags"].append(rec.get("tags"))
+        out["complexity"].append(rec.get("complexity"))
+        out["prompt"].append(prompt)
+    return pa.table(out, schema=schema.PROBLEM)
+
+
+def _int_or_none(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan:
+    """Scan a CodeNet tree (the bundled sample when `root` is None) for one language."""
+    root = (root or BUNDLED_ROOT).resolve()
+    files = _metadata_files(root)
+    for f in files:
+        _check_header(f, schema.CODENET_COLUMNS)
+
+    con = duckdb.connect()
+    con.execute(
+        f"CREATE VIEW meta AS SELECT * FROM {_read_csv(files, schema.CODENET_COLUMNS, 'malformed')}"
+    )
+    try:
+        lang = _resolve_language(con, language)
+        rows_total, problem_ids = con.execute(
+            "SELECT count(*), list(DISTINCT problem_id ORDER BY problem_id) FROM meta "
+            "WHERE lower(language) = lower(?)",
+            [lang],
+        ).fetchall()[0]
+        malformed = con.sql(
+            "SELECT f.file_path, e.line, e.column_name, e.error_type, e.error_message, e.csv_line "
+            "FROM malformed e JOIN malformed_scan f USING (scan_id, file_id) ORDER BY f.file_path, e.line"
+        ).fetchall()
+    except duckdb.Error as exc:
+        raise InputError(root / "metadata", f"cannot read metadata: {exc}") from None
+    if malformed and recipe.limits.on_error == "fail":
+        path, line, column, _kind, message, _ = malformed[0]
+        raise InputError(path, message, line=line, column=column)
+
+    problem_ids = problem_ids or []
+    problems = _problems(con, root, problem_ids)
+    data_root = root / "data"
+
+    def batches(batch_size: int) -> Iterator[pa.RecordBatch]:
+        query = f"""
+            SELECT
+                submission_id, problem_id, nullif(user_id, '') AS user_id,
+                try_cast(date AS BIGINT) AS date, language,
+                nullif(original_language, '') AS original_language,
+                nullif(filename_ext, '') AS filename_ext, status,
+                CASE WHEN try_cast(cpu_time AS BIGINT) >= 0 THEN try_cast(cpu_time AS BIGINT) END AS cpu_time,
+                CASE WHEN try_cast(memory AS BIGINT) >= 0 THEN try_cast(memory AS BIGINT) END AS memory,
+                try_cast(code_size AS BIGINT) AS code_size,
+                nullif(accuracy, '') AS accuracy,
+                NULL::VARCHAR AS code,
+                {_sql_str(str(data_root))} || '/' || problem_id || '/' || language || '/'
+                    || submission_id || '.' || filename_ext AS code_path,
+                'metadata/' || parse_filename(filename) AS origin,
+                CASE
+                    WHEN NOT regexp_full_match(coalesce(submission_id, ''), '{_ID_PATTERN}')
+                      OR NOT regexp_full_match(coalesce(problem_id, ''), '{_ID_PATTERN}')
+                      OR NOT regexp_full_match(coalesce(filename_ext, ''), '{_EXT_PATTERN}')
+                      OR NOT regexp_full_match(language, '[^/\\\\]+') OR language IN ('.', '..')
+                        THEN 'bad_id'
+                    WHEN problem_id <> parse_filename(filename, true) THEN 'problem_mismatch'
+                    WHEN coalesce(status, '') = '' THEN 'missing_status'
+                    WHEN (nullif(date, '') IS NOT NULL AND try_cast(date AS BIGINT) IS NULL)
+                      OR (nullif(cpu_time, '') IS NOT NULL AND try_cast(cpu_time AS BIGINT) IS NULL)
+                      OR (nullif(memory, '') IS NOT NULL AND try_cast(memory AS BIGINT) IS NULL)
+                      OR (nullif(code_size, '') IS NOT NULL AND try_cast(code_size AS BIGINT) IS NULL)
+                        THEN 'bad_value'
+                END AS reject_reason,
+                CASE
+                    WHEN problem_id <> parse_filename(filename, true)
+                        THEN 'problem_id ' || coalesce(problem_id, 'NULL') || ' in ' || parse_filename(filename)
+                    WHEN (nullif(date, '') IS NOT NULL AND try_cast(date AS BIGINT) IS NULL)
+                      OR (nullif(cpu_time, '') IS NOT NULL AND try_cast(cpu_time AS BIGINT) IS NULL)
+                      OR (nullif(memory, '') IS NOT NULL AND try_cast(memory AS BIGINT) IS NULL)
+                      OR (nullif(code_size, '') IS NOT NULL AND try_cast(code_size AS BIGINT) IS NULL)
+                        THEN 'not an integer: date=' || coalesce(date, '') || ' cpu_time=' || coalesce(cpu_time, '')
+                             || ' memory=' || coalesce(memory, '') || ' code_size=' || coalesce(code_size, '')
+                END AS reject_detail
+            FROM meta
+            WHERE lower(language) = lower({_sql_str(lang)})
+        """
+        reader = con.sql(query).fetch_record_batch(batch_size)
+        for batch in reader:
+            yield batch.cast(schema.SUBMISSION) if batch.schema != schema.SUBMISSION else batch
+        if malformed:
+            yield _malformed_batch(malformed, root)
+
+    return SourceScan(
+        language=lang,
+        problems=problems,
+        rows_total=rows_total + len(malformed),
+        root=root,
+        batches=batches,
+        input_files=[
+            *files,
+            root / "metadata" / "problem_list.csv",
+            *sorted((root / "problem_descriptions").glob("*.html")),
+        ],
+        source_dirs=[data_root / pid / lang for pid in problem_ids],
+    )
+
+
+def _malformed_batch(malformed: list[tuple], root: Path) -> pa.RecordBatch:
+    """Rows DuckDB's CSV reader could not parse, as rejects that name file and line."""
+    cols: dict[str, list] = {name: [None] * len(malformed) for name in schema.SUBMISSION.names}
+    for i, (path, line, column, kind, message, csv_line) in enumerate(malformed):
+        first = (csv_line or "").strip().split(",")
+        cols["submission_id"][i] = first[0] if first and first[0] else None
+        cols["problem_id"][i] = first[1] if len(first) > 1 else None
+        rel = Path(path).resolve().relative_to(root) if Path(path).is_absolute() else Path(path)
+        cols["origin"][i] = f"{rel}:{line}"
+        cols["reject_reason"][i] = "malformed_row"
+        where = f" column '{column}'" if column else ""
+        cols["reject_detail"][i] = f"{kind.lower()}{where}: {message}"
+    return pa.RecordBatch.from_pydict(cols, schema=schema.SUBMISSION)

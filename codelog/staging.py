@@ -1,0 +1,129 @@
+"""Stage one batch: read each row's code, check it, parse it, write a Parquet part.
+
+This runs in worker processes (the CPU hot spot is the tree-sitter parse), and each worker
+writes its own part so code text never travels back to the parent process.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from codelog import schema
+from codelog.ast_hash import exact_hash, parse_code
+from codelog.errors import InputError
+
+
+@dataclass(frozen=True)
+class StageTask:
+    index: int  # part number; parts are read back in this order
+    first_seq: int
+    batch: pa.RecordBatch  # codelog.schema.SUBMISSION rows
+    language: str
+    out_dir: str
+    max_source_bytes: int
+    on_error: str  # "reject" or "fail"
+    code_root: str | None  # code_path must resolve inside this directory
+
+
+@dataclass(frozen=True)
+class StageResult:
+    index: int
+    rows: int
+    path: str
+
+
+class RowRejected(Exception):
+    def __init__(self, reason: str, detail: str):
+        super().__init__(detail)
+        self.reason, self.detail = reason, detail
+
+
+def read_code(path: str, max_bytes: int, code_root: str | None) -> str:
+    """A source file's text, or RowRejected with the reason it cannot be used."""
+    if code_root is not None:
+        real = os.path.realpath(path)
+        if os.path.commonpath([real, code_root]) != code_root:
+            raise RowRejected("path_escape", f"{path} resolves outside {code_root}")
+    try:
+        with open(path, "rb") as f:
+            data = f.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise RowRejected("missing_source", f"{path}: no such file") from None
+    except OSError as exc:
+        raise RowRejected("unreadable_source", f"{path}: {exc.strerror or exc}") from None
+    return decode_code(data, max_bytes, path)
+
+
+def decode_code(data: bytes, max_bytes: int, where: str) -> str:
+    if len(data) > max_bytes:
+        raise RowRejected("too_large", f"{where}: over the {max_bytes}-byte limit")
+    if b"\0" in data:
+        raise RowRejected("binary_source", f"{where}: contains NUL bytes (not text)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RowRejected("not_utf8", f"{where}: byte {exc.start} is not UTF-8") from None
+
+
+def stage_batch(task: StageTask) -> StageResult:
+    """Read, check and parse every row of `task.batch`; write the staged part."""
+    batch = task.batch
+    n = batch.num_rows
+    cols = batch.to_pydict()
+    codes: list[str | None] = list(cols["code"])
+    reasons: list[str | None] = list(cols["reject_reason"])
+    details: list[str | None] = list(cols["reject_detail"])
+    syntax_ok: list[bool | None] = [None] * n
+    ast_hashes: list[str | None] = [None] * n
+    code_hashes: list[str | None] = [None] * n
+    for i in range(n):
+        if reasons[i] is not None:
+            continue
+        try:
+            code = codes[i]
+            if code is None:
+                path = cols["code_path"][i]
+                if path is None:
+                    raise RowRejected("missing_source", "row names no code and no code_path")
+                code = read_code(path, task.max_source_bytes, task.code_root)
+            else:
+                code = decode_code(
+                    code.encode("utf-8", "surrogatepass"),
+                    task.max_source_bytes,
+                    cols["origin"][i] or "inline code",
+                )
+        except RowRejected as rejected:
+            if task.on_error == "fail":
+                raise InputError(
+                    cols["origin"][i] or "input",
+                    f"submission {cols['submission_id'][i]}: {rejected.reason}: {rejected.detail}",
+                ) from None
+            reasons[i], details[i] = rejected.reason, rejected.detail
+            continue
+        parsed = parse_code(code, task.language)
+        codes[i] = code
+        syntax_ok[i] = parsed.syntax_ok
+        ast_hashes[i] = parsed.ast_hash
+        code_hashes[i] = exact_hash(code)
+
+    columns = {name: cols[name] for name in schema.SUBMISSION.names if name != "code_path"}
+    columns.update(
+        seq=list(range(task.first_seq, task.first_seq + n)),
+        code=codes,
+        reject_reason=reasons,
+        reject_detail=details,
+        syntax_ok=syntax_ok,
+        ast_hash=ast_hashes,
+        code_hash=code_hashes,
+    )
+    table = pa.table({name: columns[name] for name in schema.STAGED.names}, schema=schema.STAGED)
+    path = Path(task.out_dir) / f"part-{task.index:06d}.parquet"
+    tmp = path.with_suffix(".parquet.tmp")
+    pq.write_table(table, tmp, compression="zstd")
+    os.replace(tmp, path)
+    return StageResult(index=task.index, rows=n, path=str(path))
