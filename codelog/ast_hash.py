@@ -10,10 +10,11 @@ behaviour, so they must not collapse. Literals and operators keep their text too
 from __future__ import annotations
 
 import hashlib
+import importlib
 from dataclasses import dataclass
 from functools import cache
 
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Parser, Tree
 
 from codelog.errors import CodelogError
 
@@ -197,11 +198,54 @@ def grammar_for(language: str) -> Grammar:
     return GRAMMARS[key]
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """A grammar's rules as kind and field ids: the walk compares ints, not strings."""
+
+    identifiers: frozenset[int]
+    comments: frozenset[int]
+    literals: frozenset[int]  # named leaves whose text matters (numbers, string pieces, ...)
+    binding_fields: frozenset[tuple[int, int]]
+    binding_parents: frozenset[int]
+    containers: frozenset[int]
+
+
+@cache
+def _language(language: str) -> Language:
+    grammar = grammar_for(language)
+    module = importlib.import_module(grammar.module)
+    return Language(getattr(module, grammar.function)())
+
+
 @cache
 def parser_for(language: str) -> Parser:
-    grammar = grammar_for(language)
-    module = __import__(grammar.module)
-    return Parser(Language(getattr(module, grammar.function)()))
+    return Parser(_language(language))
+
+
+@cache
+def _tables(language: str) -> _Tables:
+    grammar, lang = grammar_for(language), _language(language)
+
+    def kinds(names: frozenset[str]) -> frozenset[int]:
+        ids = (lang.id_for_node_kind(name, True) for name in names)
+        return frozenset(i for i in ids if i is not None)
+
+    identifiers, comments = kinds(grammar.identifiers), kinds(grammar.comments)
+    named = {k for k in range(lang.node_kind_count) if lang.node_kind_is_named(k)}
+    fields = frozenset(
+        (kind, field)
+        for parent, name in grammar.binding_fields
+        if (kind := lang.id_for_node_kind(parent, True)) is not None
+        and (field := lang.field_id_for_name(name)) is not None
+    )
+    return _Tables(
+        identifiers=identifiers,
+        comments=comments,
+        literals=frozenset(named - identifiers - comments),
+        binding_fields=fields,
+        binding_parents=kinds(grammar.binding_parents),
+        containers=kinds(_BINDING_CONTAINERS),
+    )
 
 
 @dataclass(frozen=True)
@@ -210,80 +254,75 @@ class ParseResult:
     ast_hash: str
 
 
-def canonical_tokens(root: Node, grammar: Grammar) -> list[str]:
-    """The tree as a token list: node types bracket their children, leaves carry their text.
+_CLOSE = -1  # ends the children of the last opened node
 
-    Identifiers are placeholders (`\\0name`) here; `_rename` maps them once the set of names the
-    program binds is known, so renaming follows first use, not first definition.
+
+def canonical_form(tree: Tree, language: str) -> list[int | bytes]:
+    """The tree in prefix form: kind ids, `_CLOSE` after children, text for literals.
+
+    Comments are skipped, whitespace never appears (only tokens do), and identifiers the
+    program binds become -2, -3, ... in order of first use; other identifiers keep their text.
+    This loop is the build's hot spot, hence ints and local names.
     """
-    tokens: list[str] = []
-    bound: set[str] = set()
-    identifiers, comments = grammar.identifiers, grammar.comments
-    fields, parents = grammar.binding_fields, grammar.binding_parents
-    cursor = root.walk()
-    stack: list[str] = []  # types of the ancestors of the cursor's node
-    binding_depth: list[bool] = []  # inside a binding field (for containers like pattern_list)
-    descending = True
+    t = _tables(language)
+    identifiers, literals, comments = t.identifiers, t.literals, t.comments
+    fields, parents, containers = t.binding_fields, t.binding_parents, t.containers
+    cursor = tree.walk()
+    out: list = []
+    emit = out.append
+    ancestors: list[tuple[int, int | None]] = [(-1, None), (-1, None)]  # (kind, field in parent)
+    push, pop = ancestors.append, ancestors.pop
+    identifier_at: list[int] = []
+    bound: set[bytes] = set()
     while True:
-        if descending:
-            node = cursor.node
-            kind = node.type
-            if kind in comments:
-                pass
-            elif node.child_count == 0:
-                if kind in identifiers:
-                    text = node.text.decode("utf-8", "surrogateescape")
-                    parent = stack[-1] if stack else ""
-                    if (
-                        (parent, cursor.field_name) in fields
-                        or parent in parents
-                        or (parent in _BINDING_CONTAINERS and binding_depth and binding_depth[-1])
-                    ):
-                        bound.add(text)
-                    tokens.append("\0" + text)
-                elif node.is_named:
-                    tokens.append(kind + ":" + node.text.decode("utf-8", "surrogateescape"))
-                else:
-                    tokens.append(kind)
-            else:
-                tokens.append("(" + kind)
-                parent = stack[-1] if stack else ""
-                binding_depth.append((parent, cursor.field_name) in fields)
-                stack.append(kind)
-                if cursor.goto_first_child():
-                    continue
-                stack.pop()
-                binding_depth.pop()
-                tokens.append(")")
-        if cursor.goto_next_sibling():
-            descending = True
+        node = cursor.node
+        kind = node.kind_id
+        # Only containers need their own field id later (`a, b = ...` binds through them).
+        field = cursor.field_id if kind in containers else None
+        if cursor.goto_first_child():
+            emit(kind)
+            push((kind, field))
             continue
-        if not cursor.goto_parent():
-            break
-        stack.pop()
-        binding_depth.pop()
-        tokens.append(")")
-        descending = False
-    return _rename(tokens, bound)
+        if kind in identifiers:
+            text = node.text
+            parent, parent_field = ancestors[-1]
+            if (
+                (parent, cursor.field_id) in fields
+                or parent in parents
+                or (parent in containers and (ancestors[-2][0], parent_field) in fields)
+            ):
+                bound.add(text)
+            identifier_at.append(len(out))
+            emit(text)
+        elif kind in literals:
+            emit(node.text)
+        elif kind not in comments:
+            emit(kind)
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return _rename(out, identifier_at, bound)
+            emit(_CLOSE)
+            pop()
 
 
-def _rename(tokens: list[str], bound: set[str]) -> list[str]:
-    names: dict[str, str] = {}
-    out = []
-    for token in tokens:
-        if token.startswith("\0"):
-            text = token[1:]
-            token = names.setdefault(text, f"v{len(names)}") if text in bound else "=" + text
-        out.append(token)
+def _rename(out: list, identifier_at: list[int], bound: set[bytes]) -> list:
+    names: dict[bytes, int] = {}
+    for i in identifier_at:
+        text = out[i]
+        if text in bound:
+            out[i] = -2 - names.setdefault(text, len(names))
     return out
 
 
 def parse_code(code: str, language: str) -> ParseResult:
     """Parse `code`; report whether it is syntactically valid and its canonical AST hash."""
     tree = parser_for(language).parse(code.encode("utf-8", "surrogateescape"))
-    tokens = canonical_tokens(tree.root_node, grammar_for(language))
-    digest = hashlib.blake2b("\x1f".join(tokens).encode("utf-8", "surrogateescape"), digest_size=16)
-    return ParseResult(syntax_ok=not tree.root_node.has_error, ast_hash=digest.hexdigest())
+    # repr of a list of ints and bytes is deterministic and fast to build.
+    form = repr(canonical_form(tree, language)).encode()
+    return ParseResult(
+        syntax_ok=not tree.root_node.has_error,
+        ast_hash=hashlib.blake2b(form, digest_size=16).hexdigest(),
+    )
 
 
 def exact_hash(code: str) -> str:

@@ -1,0 +1,35 @@
+"""Shared fixtures: the bundled sample, built once per test session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codelog.build import BuildOptions, BuildReport, run_build
+from codelog.recipe import load_recipe
+
+
+def build_sample(out: Path, *, seed: int = 0, workers: int = 2, **overrides) -> BuildReport:
+    options = BuildOptions(
+        source="codenet",
+        language="python",
+        out=out,
+        recipe=overrides.pop("recipe", None) or load_recipe(),
+        seed=seed,
+        workers=workers,
+        show_progress=False,
+        **overrides,
+    )
+    return run_build(options)
+
+
+@pytest.fixture(scope="session")
+def sample_build(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    return build_sample(tmp_path_factory.mktemp("sample") / "codenet-python")
+
+
+@pytest.fixture(scope="session")
+def sample_dataset(sample_build: BuildReport) -> Path:
+    """Path of the bundled sample built with the default recipe (read-only: do not modify)."""
+    return sample_build.out
