@@ -30,6 +30,7 @@ from codelog.dataset import (
     file_entries,
     publishing,
     sha256_file,
+    stale_temp_dirs,
     write_manifest,
     write_table,
 )
@@ -180,6 +181,7 @@ def _tasks(
             max_source_bytes=options.recipe.limits.max_source_bytes,
             on_error=options.recipe.limits.on_error,
             code_root=str(code_root) if code_root else None,
+            origin_root=str(scan.root) if scan.root else None,
         )
         seq += batch.num_rows
 
@@ -189,6 +191,8 @@ def _stage(
 ) -> None:
     """Stage every row into Parquet parts, then swap the finished stage into place."""
     tmp = stage_dir.parent / f"{stage_dir.name}.tmp-{os.getpid()}"
+    for _kind, stale in stale_temp_dirs(stage_dir.parent, stage_dir.name):  # killed builds'
+        shutil.rmtree(stale, ignore_errors=True)
     shutil.rmtree(tmp, ignore_errors=True)
     parts = tmp / "parts"
     parts.mkdir(parents=True)
@@ -262,19 +266,19 @@ def _group_and_publish(
             solutions = con.sql(
                 f"SELECT {_SOLUTION_COLUMNS} FROM fate f JOIN staged s USING (seq) "
                 "WHERE f.reason IS NULL ORDER BY s.problem_id, s.language, s.submission_id, s.seq"
-            ).fetch_record_batch(ROWS_PER_FETCH)
+            ).to_arrow_reader(ROWS_PER_FETCH)
             write_table(tmp / "solutions.parquet", schema.SOLUTION, solutions)
             rejects = con.sql(
                 "SELECT f.problem_id, f.language, f.submission_id, s.status, f.outcome, f.reason, f.detail, "
                 "s.origin, s.ast_hash, s.code FROM fate f JOIN staged s USING (seq) "
                 "WHERE f.reason IS NOT NULL ORDER BY f.reason, f.problem_id, f.submission_id, f.seq"
-            ).fetch_record_batch(ROWS_PER_FETCH)
+            ).to_arrow_reader(ROWS_PER_FETCH)
             write_table(tmp / "rejects.parquet", schema.REJECT, rejects)
             con.register("source_problems", scan.problems)
             problems = con.sql(
                 "SELECT * FROM source_problems WHERE problem_id IN "
                 "(SELECT DISTINCT problem_id FROM fate WHERE reason IS NULL) ORDER BY problem_id"
-            ).fetch_record_batch(ROWS_PER_FETCH)
+            ).to_arrow_reader(ROWS_PER_FETCH)
             write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
             manifest = _manifest(con, scan, options, tmp)
             (tmp / "README.md").write_text(dataset_card(manifest), encoding="utf-8")

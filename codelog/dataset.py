@@ -8,6 +8,7 @@ temporary directory that is renamed into place only when everything else is on d
 from __future__ import annotations
 
 import contextlib
+import glob
 import hashlib
 import json
 import os
@@ -40,7 +41,7 @@ SELECT
     coalesce(stddev_samp(reward), 0) AS reward_std,
     min(reward) AS reward_min,
     max(reward) AS reward_max,
-    sum(dup_count) AS n_submissions,
+    sum(dup_count)::BIGINT AS n_submissions,  -- sum() of BIGINT is HUGEINT: a decimal in Arrow
     histogram(outcome) AS outcome_mix
 FROM solutions
 GROUP BY problem_id, language
@@ -116,21 +117,57 @@ def publishing(out: Path) -> Iterator[Path]:
     """
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
+    for kind, stale in stale_temp_dirs(out.parent, f".{out.name}"):
+        if kind == "old" and not out.exists():  # died between its two renames: put it back
+            os.replace(stale, out)
+        else:
+            shutil.rmtree(stale, ignore_errors=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    old = out.parent / f".{out.name}.old-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
     try:
         yield tmp
         _fsync_tree(tmp)
-        old = out.parent / f".{out.name}.old-{os.getpid()}"
         if out.exists():
             os.replace(out, old)
         os.replace(tmp, out)
         _fsync_dir(out.parent)
         shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
+    except BaseException:  # Ctrl-C too, which can land between the two renames
         shutil.rmtree(tmp, ignore_errors=True)
+        if old.exists():
+            if out.exists():
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.replace(old, out)
         raise
+
+
+def stale_temp_dirs(parent: Path, prefix: str) -> list[tuple[str, Path]]:
+    """`{prefix}.tmp-PID` / `{prefix}.old-PID` directories left by a process that is gone.
+
+    A build killed outright (SIGKILL, power loss) cannot clean up; the next one does. A
+    directory whose process still runs (a concurrent build) is left alone.
+    """
+    found = []
+    for path in sorted(parent.glob(f"{glob.escape(prefix)}.*-*")):
+        kind, _, pid = path.name[len(prefix) + 1 :].rpartition("-")
+        if kind in ("tmp", "old") and pid.isdigit() and not _process_exists(int(pid)):
+            found.append((kind, path))
+    return found
+
+
+def _process_exists(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def _fsync_tree(root: Path) -> None:

@@ -15,7 +15,12 @@ class InputError(CodelogError):
         where = self.path if line is None else f"{self.path} line {line}"
         if column is not None:
             where += f": column '{column}'"
+        self.message = message
         super().__init__(f"{where}: {message}")
+
+    def __reduce__(self):
+        # Staging workers raise this; it must unpickle in the parent from its parts.
+        return (type(self), (self.path, self.message, self.line, self.column))
 
 
 class RecipeError(CodelogError):

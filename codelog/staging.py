@@ -7,6 +7,7 @@ writes its own part so code text never travels back to the parent process.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ class StageTask:
     max_source_bytes: int
     on_error: str  # "reject" or "fail"
     code_root: str | None  # code_path must resolve inside this directory
+    origin_root: str | None = None  # rows' `origin` files are relative to this (error messages)
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,11 @@ class StageResult:
     index: int
     rows: int
     path: str
+
+
+# Source reject reasons that are not bad input (a CI export's rows of another language than
+# the build's): on_error = "fail" does not stop on them.
+OUT_OF_SCOPE = frozenset({"other_language"})
 
 
 class RowRejected(Exception):
@@ -70,6 +77,39 @@ def decode_code(data: bytes, max_bytes: int, where: str) -> str:
         raise RowRejected("not_utf8", f"{where}: byte {exc.start} is not UTF-8") from None
 
 
+def locate_lines(path: str | Path, submission_id: str) -> list[int]:
+    """Lines (1-based) of a text table that hold `submission_id` as a whole field.
+
+    Only the error path uses this: readers do not report line numbers of rows they accept.
+    """
+    needle = submission_id.encode("utf-8", "surrogateescape")
+    if not needle:
+        return []
+    pattern = re.compile(rb"(?<![A-Za-z0-9_.-])" + re.escape(needle) + rb"(?![A-Za-z0-9_.-])")
+    lines = []
+    try:
+        with open(path, "rb") as f:
+            for number, line in enumerate(f, start=1):
+                if needle in line and pattern.search(line):
+                    lines.append(number)
+    except OSError:
+        return []
+    return lines
+
+
+def _row_error(
+    task: StageTask, origin: str | None, submission_id: str | None, message: str
+) -> InputError:
+    """The InputError of a bad row under on_error = "fail", naming its file and line."""
+    origin = origin or "input"
+    path, _, line = origin.rpartition(":")
+    if path and line.isdigit():  # the source knew the line ("metadata/p02971.csv:118")
+        return InputError(path, message, line=int(line))
+    full = Path(task.origin_root or "") / origin
+    found = locate_lines(full, submission_id) if submission_id and full.is_file() else []
+    return InputError(origin, message, line=found[0] if found else None)
+
+
 def stage_batch(task: StageTask) -> StageResult:
     """Read, check and parse every row of `task.batch`; write the staged part."""
     batch = task.batch
@@ -83,6 +123,14 @@ def stage_batch(task: StageTask) -> StageResult:
     code_hashes: list[str | None] = [None] * n
     for i in range(n):
         if reasons[i] is not None:
+            if task.on_error == "fail" and reasons[i] not in OUT_OF_SCOPE:
+                sid = cols["submission_id"][i]
+                raise _row_error(
+                    task,
+                    cols["origin"][i],
+                    sid,
+                    f"submission {sid}: {reasons[i]}: {details[i] or 'rejected by the source'}",
+                )
             continue
         try:
             code = codes[i]
@@ -99,9 +147,12 @@ def stage_batch(task: StageTask) -> StageResult:
                 )
         except RowRejected as rejected:
             if task.on_error == "fail":
-                raise InputError(
-                    cols["origin"][i] or "input",
-                    f"submission {cols['submission_id'][i]}: {rejected.reason}: {rejected.detail}",
+                sid = cols["submission_id"][i]
+                raise _row_error(
+                    task,
+                    cols["origin"][i],
+                    sid,
+                    f"submission {sid}: {rejected.reason}: {rejected.detail}",
                 ) from None
             reasons[i], details[i] = rejected.reason, rejected.detail
             continue

@@ -6,6 +6,7 @@ SQL; rows its CSV reader cannot parse are kept as `malformed_row` rejects with f
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from codelog.errors import InputError
 from codelog.prompts import html_to_text
 from codelog.recipe import Recipe
 from codelog.sources import SourceScan
+from codelog.staging import locate_lines
 
 BUNDLED_ROOT = Path(__file__).resolve().parent.parent / "data" / "codenet-mini"
 
@@ -40,8 +42,11 @@ def _metadata_files(root: Path) -> list[Path]:
 
 
 def _check_header(path: Path, expected: tuple[str, ...]) -> None:
-    with path.open("rb") as f:
-        first = f.readline()
+    try:
+        with path.open("rb") as f:
+            first = f.readline()
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
     try:
         header = first.decode("utf-8-sig").strip()
     except UnicodeDecodeError:
@@ -63,13 +68,40 @@ def _check_header(path: Path, expected: tuple[str, ...]) -> None:
 
 
 def _read_csv(files: list[Path], columns: tuple[str, ...], rejects_table: str) -> str:
+    # One record per physical line (quote=''): with RFC quoting a single stray quote makes the
+    # reader swallow the rest of the file into one value. Quoted fields are undone in `_meta_view`.
     names = ", ".join(_sql_str(str(f)) for f in files)
     cols = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in columns)
     return (
         f"read_csv([{names}], header=true, columns={{{cols}}}, filename=true, "
         f"store_rejects=true, rejects_table={_sql_str(rejects_table)}, "
-        f"rejects_scan={_sql_str(rejects_table + '_scan')}, quote='\"', escape='\"', "
+        f"rejects_scan={_sql_str(rejects_table + '_scan')}, quote='', escape='', "
         "delim=',', auto_detect=false, null_padding=false, strict_mode=true)"
+    )
+
+
+# A whole field in RFC 4180 quotes, inner quotes doubled: "a ""b""" -> a "b".
+_QUOTED = r'^"([^"]|"")*"$'
+
+
+def _meta_view(reader: str) -> str:
+    """The metadata rows, quoted fields unquoted, with the column (if any) that makes a row
+    malformed although the CSV reader split it: a NUL byte (DuckDB reads it as a character)
+    or a stray quote."""
+    fields, checks = [], []
+    for c in schema.CODENET_COLUMNS:
+        fields.append(
+            f"CASE WHEN contains({c}, '\"') AND regexp_matches({c}, '{_QUOTED}') "
+            f"THEN replace({c}[2:-2], '\"\"', '\"') ELSE {c} END AS {c}"
+        )
+        checks.append(f"WHEN contains({c}, chr(0)) THEN 'NUL byte in column {c}'")
+        checks.append(
+            f"WHEN contains({c}, '\"') AND NOT regexp_matches({c}, '{_QUOTED}') "
+            f"THEN 'stray quote in column {c}'"
+        )
+    return (
+        f"SELECT {', '.join(fields)}, filename, CASE {' '.join(checks)} END AS malformed_detail "
+        f"FROM {reader}"
     )
 
 
@@ -117,6 +149,51 @@ def _problems(con: duckdb.DuckDBPyConnection, root: Path, wanted: list[str]) -> 
     return pa.table(out, schema=schema.PROBLEM)
 
 
+def _csv_fields(csv_line: str | None) -> list[str]:
+    """Best-effort fields of a line the CSV reader rejected (it may be cut or ragged)."""
+    try:
+        return next(csv.reader([(csv_line or "").replace("\0", "")]), [])
+    except csv.Error:
+        return (csv_line or "").split(",")
+
+
+def _may_be_language(csv_line: str | None, language: str) -> bool:
+    """False only when a rejected line plainly names another language: it belongs to that build."""
+    fields = _csv_fields(csv_line)
+    language_at = schema.CODENET_COLUMNS.index("language")
+    if len(fields) <= language_at or not fields[language_at].strip():
+        return True
+    return fields[language_at].strip().lower() == language.lower()
+
+
+def _fail_on_duplicate_ids(con: duckdb.DuckDBPyConnection, language: str, root: Path) -> None:
+    """on_error = "fail": a submission id listed twice stops the build, naming both places."""
+    dup = con.execute(
+        "SELECT submission_id, list(filename ORDER BY filename) FROM meta "
+        "WHERE lower(language) = lower(?) GROUP BY submission_id HAVING count(*) > 1 "
+        "ORDER BY submission_id LIMIT 1",
+        [language],
+    ).fetchall()
+    if not dup:
+        return
+    submission_id, files = dup[0]
+    places = [
+        (path, line)
+        for path in dict.fromkeys(files)  # one file may list the id twice
+        for line in locate_lines(path, submission_id)
+    ]
+    if len(places) < 2:  # quoted or otherwise disguised: name the files without lines
+        places = [(path, None) for path in files]
+    (path, line), first = places[-1], places[0]
+    first_at = Path(first[0]).name + (f" line {first[1]}" if first[1] else "")
+    raise InputError(
+        path,
+        f"duplicate submission id {submission_id!r} (first listed in {first_at})",
+        line=line,
+        column="submission_id",
+    )
+
+
 def _int_or_none(value: str | None) -> int | None:
     try:
         return int(value) if value not in (None, "") else None
@@ -133,19 +210,35 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
 
     con = duckdb.connect()
     con.execute(
-        f"CREATE VIEW meta AS SELECT * FROM {_read_csv(files, schema.CODENET_COLUMNS, 'malformed')}"
+        f"CREATE VIEW meta AS {_meta_view(_read_csv(files, schema.CODENET_COLUMNS, 'malformed'))}"
     )
     try:
         lang = _resolve_language(con, language)
-        rows_total, problem_ids = con.execute(
-            "SELECT count(*), list(DISTINCT problem_id ORDER BY problem_id) FROM meta "
-            "WHERE lower(language) = lower(?)",
+        # The CSV reader checks (and rejects on) only the columns a query reads, so this scan
+        # reads every column: then it rejects exactly the rows the batches scan below will.
+        every_column = ", ".join(schema.CODENET_COLUMNS)
+        rows_total, problem_ids, _ = con.execute(
+            "SELECT count(*) FILTER (WHERE lower(language) = lower($1)), "
+            "list(DISTINCT problem_id ORDER BY problem_id) FILTER (WHERE lower(language) = lower($1)), "
+            f"max(hash({every_column})) FROM meta",
             [lang],
         ).fetchall()[0]
-        malformed = con.sql(
-            "SELECT f.file_path, e.line, e.column_name, e.error_type, e.error_message, e.csv_line "
-            "FROM malformed e JOIN malformed_scan f USING (scan_id, file_id) ORDER BY f.file_path, e.line"
-        ).fetchall()
+        # Every scan appends its rejects, and a short row gets one per missing column: keep
+        # one per line (the first column at fault), and only rows of this build's language.
+        malformed = [
+            row
+            for row in con.sql(
+                "SELECT f.file_path, e.line, e.column_name, e.error_type, e.error_message, e.csv_line "
+                "FROM malformed e JOIN malformed_scan f USING (scan_id, file_id) "
+                "QUALIFY row_number() OVER (PARTITION BY f.file_path, e.line, "
+                "CASE WHEN e.line IS NULL THEN e.csv_line END "
+                "ORDER BY e.column_idx, e.error_type, e.scan_id) = 1 "
+                "ORDER BY f.file_path, e.line, e.csv_line"
+            ).fetchall()
+            if _may_be_language(row[5], lang)
+        ]
+        if recipe.limits.on_error == "fail":
+            _fail_on_duplicate_ids(con, lang, root)
     except duckdb.Error as exc:
         raise InputError(root / "metadata", f"cannot read metadata: {exc}") from None
     if malformed and recipe.limits.on_error == "fail":
@@ -172,6 +265,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
                     || submission_id || '.' || filename_ext AS code_path,
                 'metadata/' || parse_filename(filename) AS origin,
                 CASE
+                    WHEN malformed_detail IS NOT NULL THEN 'malformed_row'
                     WHEN NOT regexp_full_match(coalesce(submission_id, ''), '{_ID_PATTERN}')
                       OR NOT regexp_full_match(coalesce(problem_id, ''), '{_ID_PATTERN}')
                       OR NOT regexp_full_match(coalesce(filename_ext, ''), '{_EXT_PATTERN}')
@@ -186,6 +280,14 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
                         THEN 'bad_value'
                 END AS reject_reason,
                 CASE
+                    WHEN malformed_detail IS NOT NULL THEN malformed_detail
+                    WHEN NOT regexp_full_match(coalesce(submission_id, ''), '{_ID_PATTERN}')
+                      OR NOT regexp_full_match(coalesce(problem_id, ''), '{_ID_PATTERN}')
+                      OR NOT regexp_full_match(coalesce(filename_ext, ''), '{_EXT_PATTERN}')
+                      OR NOT regexp_full_match(language, '[^/\\\\]+') OR language IN ('.', '..')
+                        THEN 'submission_id, problem_id, language and filename_ext must be plain names: '
+                             || coalesce(submission_id, 'NULL') || ', ' || coalesce(problem_id, 'NULL')
+                             || ', ' || coalesce(language, 'NULL') || ', ' || coalesce(filename_ext, 'NULL')
                     WHEN problem_id <> parse_filename(filename, true)
                         THEN 'problem_id ' || coalesce(problem_id, 'NULL') || ' in ' || parse_filename(filename)
                     WHEN (nullif(date, '') IS NOT NULL AND try_cast(date AS BIGINT) IS NULL)
@@ -198,7 +300,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
             FROM meta
             WHERE lower(language) = lower({_sql_str(lang)})
         """
-        reader = con.sql(query).fetch_record_batch(batch_size)
+        reader = con.sql(query).to_arrow_reader(batch_size)
         for batch in reader:
             yield batch.cast(schema.SUBMISSION) if batch.schema != schema.SUBMISSION else batch
         if malformed:
@@ -223,7 +325,7 @@ def _malformed_batch(malformed: list[tuple], root: Path) -> pa.RecordBatch:
     """Rows DuckDB's CSV reader could not parse, as rejects that name file and line."""
     cols: dict[str, list] = {name: [None] * len(malformed) for name in schema.SUBMISSION.names}
     for i, (path, line, column, kind, message, csv_line) in enumerate(malformed):
-        first = (csv_line or "").strip().split(",")
+        first = _csv_fields(csv_line)
         cols["submission_id"][i] = first[0] if first and first[0] else None
         cols["problem_id"][i] = first[1] if len(first) > 1 else None
         rel = Path(path).resolve().relative_to(root) if Path(path).is_absolute() else Path(path)

@@ -9,7 +9,6 @@ No torch import at module level: opening and checking a dataset happens before a
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,10 +20,10 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from codelog.dataset import read_manifest
 from codelog.errors import DatasetError, RecipeError
 from codelog.recipe import Recipe
 
-FORMAT_VERSION = 1  # the dataset format_version this trainer reads
 INDEX_COLUMNS = ("problem_id", "language", "submission_id", "reward", "is_correct")
 
 
@@ -59,23 +58,7 @@ class DatasetDir:
 def open_dataset(path: str | Path) -> DatasetDir:
     """Check a dataset directory written by `codelog build`; raise DatasetError naming what is wrong."""
     path = Path(path)
-    if not path.is_dir():
-        raise DatasetError(f"{path}: dataset directory not found (make one with `codelog build`)")
-    manifest_path = path / "manifest.json"
-    if not manifest_path.is_file():
-        raise DatasetError(f"{manifest_path}: missing; {path} is not a codelog dataset")
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"{manifest_path}: not valid JSON: {exc}") from None
-    if not isinstance(manifest, dict):
-        raise DatasetError(f"{manifest_path}: expected a JSON object")
-    version = manifest.get("format_version")
-    if version != FORMAT_VERSION:
-        raise DatasetError(
-            f"{manifest_path}: format_version {version!r}, but this codelog trains on format_version "
-            f"{FORMAT_VERSION}; rebuild the dataset with this codelog (`codelog build`)"
-        )
+    manifest = read_manifest(path)  # missing directory or manifest, other format_version
     dataset = DatasetDir(path, manifest)
     for table in (dataset.solutions, dataset.problems):
         if not table.is_file():
@@ -179,6 +162,19 @@ def split_heldout(index: GroupIndex, fraction: float, seed: int) -> tuple[GroupI
         train_rows.append(np.sort(np.concatenate(keep)))
         heldout_rows.append(np.sort(np.concatenate(out)))
     return index.subset(train_rows), index.subset(heldout_rows)
+
+
+def training_groups(
+    dataset: DatasetDir, recipe: Recipe, eval_fraction: float, seed: int
+) -> tuple[GroupIndex, GroupIndex, list[str]]:
+    """The groups to train on, the held-out solutions, and each training group's prompt text."""
+    index = contrastive(read_index(dataset))
+    if not len(index):
+        raise DatasetError(
+            f"{dataset.solutions}: no group has both a correct and an incorrect solution"
+        )
+    train, heldout = split_heldout(index, eval_fraction, seed)
+    return train, heldout, render_prompts(dataset, train.keys, recipe.prompt.template)
 
 
 # --- code text and prompts ---------------------------------------------------------------------

@@ -7,7 +7,9 @@ BPE tokenizer trained on the dataset's code and prompts: it needs no network and
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -72,6 +74,14 @@ def build_tiny(dataset: DatasetDir, out: Path, max_length: int, seed: int) -> Pa
     return out
 
 
+def quiet_transformers() -> None:
+    """No per-file progress bars or advisory warnings from transformers: the trainer reports."""
+    from transformers.utils import logging
+
+    logging.disable_progress_bar()
+    logging.set_verbosity_error()
+
+
 def load_tokenizer(name: str):
     from transformers import AutoTokenizer
 
@@ -111,6 +121,16 @@ def lora_targets(model: nn.Module) -> list[str]:
     return sorted(names)
 
 
+@contextmanager
+def peft_quietly() -> Iterator[None]:
+    """peft calls a transformers API deprecated in 5.x; its FutureWarning is not the user's to fix."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message=".*is_gradient_checkpointing", category=FutureWarning
+        )
+        yield
+
+
 def add_lora(model: nn.Module, r: int, alpha: int) -> nn.Module:
     from peft import LoraConfig, get_peft_model
 
@@ -121,13 +141,15 @@ def add_lora(model: nn.Module, r: int, alpha: int) -> nn.Module:
         target_modules=lora_targets(model),
         task_type="CAUSAL_LM",
     )
-    return get_peft_model(model, config)
+    with peft_quietly():
+        return get_peft_model(model, config)
 
 
 def load_lora(model: nn.Module, checkpoint: Path) -> nn.Module:
     from peft import PeftModel
 
-    return PeftModel.from_pretrained(model, checkpoint, is_trainable=True)
+    with peft_quietly():
+        return PeftModel.from_pretrained(model, checkpoint, is_trainable=True)
 
 
 def frozen_copy(model: nn.Module) -> nn.Module:

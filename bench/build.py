@@ -1,0 +1,361 @@
+"""Benchmark `codelog build` against the floor, at several sizes, in one run.
+
+    python bench/build.py --sizes 100000,1000000,3300000 [--keep] [--tree-dir /tmp/codelog-bench]
+
+For each size: make the synthetic CodeNet tree (bench/synth_codenet.py; reused if a complete
+one with the same size and seed is in --tree-dir), measure the floor on it (bench/floor.py:
+read + tree-sitter parse of every source file on all cores), then run
+
+    .venv/bin/codelog build --source codenet --lang python --root TREE --out OUT --workers 2
+
+Each of the two runs as a subprocess watched by a sampler thread: wall time, peak RSS of the
+whole process tree (the process and all its descendants, summed; also the PSS sum, which
+counts pages shared between forked workers once), CPU time of the tree (getrusage of the
+children), per-core utilisation (psutil.cpu_percent per core) and how much CPU other
+processes took meanwhile (a run on a busy machine is flagged, not trusted). The table
+compares them with the goals of issue 7. Both runs find the tree in the page cache (it was
+just written or just read), so they compare like with like.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "bench"
+GIB = 1 << 30
+
+GOAL_WALL_S = 600  # at 3.3M rows
+GOAL_RSS = 4 * GIB
+GOAL_RSS_GROWTH = 1.5  # RSS at the largest size / RSS at the smallest
+GOAL_RATIO = 0.6  # codelog rows/s / floor rows/s
+BUSY_OTHERS = 0.25  # cores taken by other processes that make a measurement suspect
+
+
+def _pss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+class Watch:
+    """Samples a process tree until it exits: memory peaks and per-core CPU."""
+
+    def __init__(self, pid: int, interval: float = 0.25):
+        self.root = psutil.Process(pid)
+        self.interval = interval
+        self.peak_rss = self.peak_pss = self.peak_single_rss = self.peak_procs = 0
+        self.cpu_samples: list[list[float]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> Watch:
+        psutil.cpu_percent(percpu=True)  # starts the per-core counters
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                procs = [self.root, *self.root.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                break
+            rss = pss = 0
+            for p in procs:
+                try:
+                    one = p.memory_info().rss
+                except psutil.NoSuchProcess:
+                    continue
+                rss += one
+                pss += _pss(p.pid)
+                self.peak_single_rss = max(self.peak_single_rss, one)
+            self.peak_rss = max(self.peak_rss, rss)
+            self.peak_pss = max(self.peak_pss, pss)
+            self.peak_procs = max(self.peak_procs, len(procs))
+            self.cpu_samples.append(psutil.cpu_percent(percpu=True))
+
+    def cpu_summary(self) -> dict:
+        samples = self.cpu_samples[1:-1] or self.cpu_samples  # drop start-up and tear-down
+        if not samples:
+            return {"per_core_mean": [], "all_cores_busy_share": 0.0, "machine_cores_busy": 0.0}
+        cores = len(samples[0])
+        mean = [round(sum(s[c] for s in samples) / len(samples), 1) for c in range(cores)]
+        busy = sum(1 for s in samples if min(s) >= 90) / len(samples)
+        return {
+            "per_core_mean": mean,
+            "all_cores_busy_share": round(busy, 3),
+            "machine_cores_busy": round(sum(mean) / 100, 2),
+        }
+
+
+def run_watched(cmd: list[str], log: Path, interval: float = 0.25) -> dict:
+    """Run `cmd` to completion with stdout+stderr to `log`; its measurements."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, cwd=REPO)
+        with Watch(proc.pid, interval) as watch:
+            code = proc.wait()
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    result = {
+        "cmd": " ".join(cmd),
+        "exit_code": code,
+        "wall_s": round(wall, 2),
+        "cpu_s": round(cpu, 2),
+        "cores_used": round(cpu / wall, 2) if wall else 0.0,
+        "peak_rss": watch.peak_rss,
+        "peak_pss": watch.peak_pss,
+        "peak_single_rss": watch.peak_single_rss,
+        "peak_procs": watch.peak_procs,
+        **watch.cpu_summary(),
+        "log": str(log),
+    }
+    # CPU the machine spent on other processes meanwhile
+    result["others_cores"] = round(max(0.0, result["machine_cores_busy"] - result["cores_used"]), 2)
+    return result
+
+
+def wait_for_idle(limit_s: float, label: str) -> float:
+    """Wait (up to limit_s) until the machine is nearly idle; returns its busy cores then."""
+    deadline = time.monotonic() + limit_s
+    while True:
+        busy = sum(psutil.cpu_percent(interval=2.0, percpu=True)) / 100
+        if busy < 0.2 or time.monotonic() >= deadline:
+            if busy >= 0.2:
+                print(
+                    f"  [{label}] machine still busy ({busy:.2f} cores) after {limit_s:.0f} s",
+                    flush=True,
+                )
+            return round(busy, 2)
+
+
+def ensure_tree(size: int, seed: int, tree_dir: Path) -> tuple[Path, dict]:
+    """The tree for `size` rows: reused if complete, else generated (timed)."""
+    tree = tree_dir / f"codenet-{size}-seed{seed}"
+    marker = tree / ".synth.json"
+    if marker.exists():
+        info = json.loads(marker.read_text())
+        if info.get("submissions") == size and info.get("seed") == seed:
+            info["reused"] = True
+            return tree, info
+    if tree.exists():
+        shutil.rmtree(tree)
+    cmd = [
+        sys.executable, str(BENCH / "synth_codenet.py"), "--submissions", str(size),
+        "--out", str(tree), "--seed", str(seed), "--du",
+    ]  # fmt: skip
+    print(f"[{size:,}] generating {tree} ...", flush=True)
+    with open(tree_dir / f"synth-{size}.log", "wb") as log:
+        subprocess.run(cmd, check=True, stdout=log, stderr=subprocess.STDOUT)
+    info = json.loads(marker.read_text())
+    info["reused"] = False
+    info["cmd"] = " ".join(cmd)
+    return tree, info
+
+
+def bench_size(size: int, args: argparse.Namespace) -> dict:
+    tree, synth = ensure_tree(size, args.seed, args.tree_dir)
+    result: dict = {"size": size, "tree": str(tree), "synth": synth}
+    print(
+        f"[{size:,}] tree: {synth['files']:,} files, {synth.get('disk_bytes', 0) / GIB:.2f} GiB "
+        f"on disk, generated in {synth['seconds']:.1f} s{' (reused)' if synth['reused'] else ''}",
+        flush=True,
+    )
+
+    floor_cmd = [
+        sys.executable, str(BENCH / "floor.py"), "--root", str(tree), "--json",
+        "--workers", str(args.workers),
+    ]  # fmt: skip
+    idle = wait_for_idle(args.wait_idle, f"{size:,} floor") if args.wait_idle else None
+    floor = run_watched(floor_cmd, args.tree_dir / f"floor-{size}.log", args.interval)
+    floor["busy_before"] = idle
+    if floor["exit_code"] == 0:
+        floor.update(json.loads(Path(floor["log"]).read_text().strip().splitlines()[-1]))
+        floor["rows_per_s"] = round(synth["files"] / floor["wall_s"], 1)  # same clock as build
+    result["floor"] = floor
+    print(
+        f"[{size:,}] floor: {floor['wall_s']:.1f} s, {floor.get('rows_per_s', 0):,.0f} rows/s, "
+        f"cores {floor['per_core_mean']}, other processes {floor['others_cores']} cores",
+        flush=True,
+    )
+
+    if args.skip_build:
+        return result
+    out = args.tree_dir / f"out-{size}"
+    if out.exists():
+        shutil.rmtree(out)
+    build_cmd = [
+        args.codelog, "build", "--source", "codenet", "--lang", "python",
+        "--root", str(tree), "--out", str(out), "--workers", str(args.workers),
+    ]  # fmt: skip
+    idle = wait_for_idle(args.wait_idle, f"{size:,} build") if args.wait_idle else None
+    build = run_watched(build_cmd, args.tree_dir / f"build-{size}.log", args.interval)
+    build["busy_before"] = idle
+    build["rows_per_s"] = round(size / build["wall_s"], 1)
+    build["log_tail"] = Path(build["log"]).read_text(errors="replace")[-2000:]
+    result["build"] = build
+    if floor.get("rows_per_s"):
+        result["ratio"] = round(build["rows_per_s"] / floor["rows_per_s"], 3)
+    ok = build["exit_code"] == 0
+    status = "ok" if ok else f"FAILED (exit {build['exit_code']}, see {build['log']})"
+    print(
+        f"[{size:,}] build: {status}, {build['wall_s']:.1f} s, {build['rows_per_s']:,.0f} rows/s, "
+        f"peak RSS {build['peak_rss'] / GIB:.2f} GiB, cores {build['per_core_mean']}, "
+        f"other processes {build['others_cores']} cores",
+        flush=True,
+    )
+    if not args.keep:
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(tree, ignore_errors=True)
+    return result
+
+
+def _gib(n: int) -> str:
+    return f"{n / GIB:.2f}"
+
+
+def table(results: list[dict]) -> str:
+    head = (
+        "| rows | synth s | tree GiB | floor rows/s | build wall s | build rows/s | vs floor "
+        "| peak RSS GiB (sum / PSS / largest proc) | CPU % per core | both cores busy "
+        "| cores used | others' cores (floor / build) |"
+    )
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for r in results:
+        synth, floor, build = r["synth"], r["floor"], r.get("build")
+        synth_s = f"{synth['seconds']:.0f}" + (" (reused)" if synth.get("reused") else "")
+        if build and build["exit_code"] == 0:
+            b = (
+                f"{build['wall_s']:.1f} | {build['rows_per_s']:,.0f} | {r.get('ratio', 0):.0%} | "
+                f"{_gib(build['peak_rss'])} / {_gib(build['peak_pss'])} / "
+                f"{_gib(build['peak_single_rss'])} | {build['per_core_mean']} | "
+                f"{build['all_cores_busy_share']:.0%} | {build['cores_used']} | "
+                f"{floor['others_cores']} / {build['others_cores']}"
+            )
+        elif build:
+            b = f"failed (exit {build['exit_code']}) | | | | | | | {floor['others_cores']} / -"
+        else:
+            b = f"pending | | | | | | | {floor['others_cores']} / -"
+        lines.append(
+            f"| {r['size']:,} | {synth_s} | {_gib(synth.get('disk_bytes', 0))} | "
+            f"{floor.get('rows_per_s', 0):,.0f} | {b} |"
+        )
+    return "\n".join(lines)
+
+
+def _verdict(passed: bool | None) -> str:
+    return "pending" if passed is None else ("PASS" if passed else "FAIL")
+
+
+def goals(results: list[dict]) -> str:
+    ok = [r for r in results if r.get("build", {}).get("exit_code") == 0]
+    largest = max(ok, key=lambda r: r["size"], default=None)
+    smallest = min(ok, key=lambda r: r["size"], default=None)
+    at_33 = next((r for r in ok if r["size"] >= 3_300_000), None)
+    wall = at_33["build"]["wall_s"] if at_33 else None
+    peak = max((r["build"]["peak_rss"] for r in ok), default=None)
+    growth = None
+    if largest and smallest and largest is not smallest:
+        growth = largest["build"]["peak_rss"] / smallest["build"]["peak_rss"]
+    ratios = [r["ratio"] for r in ok if "ratio" in r]
+    suspect = [
+        r["size"]
+        for r in results
+        if r["floor"].get("others_cores", 0) > BUSY_OTHERS
+        or r.get("build", {}).get("others_cores", 0) > BUSY_OTHERS
+    ]
+    lines = [
+        f"- wall at 3.3M rows <= {GOAL_WALL_S / 60:.0f} min: "
+        + (f"{wall:.0f} s" if wall is not None else "not measured")
+        + f" -> {_verdict(None if wall is None else wall <= GOAL_WALL_S)}",
+        "- peak RSS <= 4 GiB: "
+        + (f"{_gib(peak)} GiB (max over sizes, process tree sum)" if peak else "not measured")
+        + f" -> {_verdict(None if peak is None else peak <= GOAL_RSS)}",
+        f"- RSS at largest / smallest size <= {GOAL_RSS_GROWTH}x: "
+        + (
+            f"{growth:.2f}x ({largest['size']:,} vs {smallest['size']:,})"
+            if growth
+            else "not measured"
+        )
+        + f" -> {_verdict(None if growth is None else growth <= GOAL_RSS_GROWTH)}",
+        f"- throughput >= {GOAL_RATIO:.0%} of floor: "
+        + (", ".join(f"{x:.0%}" for x in ratios) if ratios else "not measured")
+        + f" -> {_verdict(None if not ratios else min(ratios) >= GOAL_RATIO)}",
+    ]
+    if suspect:
+        lines.append(
+            f"- WARNING: other processes used > {BUSY_OTHERS} cores during the runs at "
+            f"{', '.join(f'{s:,}' for s in suspect)} rows: those timings are not trustworthy"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument(
+        "--sizes",
+        default="100000,1000000,3300000",
+        help="comma-separated row counts (default: %(default)s)",
+    )
+    ap.add_argument("--tree-dir", type=Path, default=Path("/tmp/codelog-bench"))
+    ap.add_argument("--keep", action="store_true", help="keep trees and outputs for the next run")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2, help="for the floor and codelog build")
+    ap.add_argument("--codelog", default=str(REPO / ".venv" / "bin" / "codelog"))
+    ap.add_argument("--skip-build", action="store_true", help="generate and measure the floor only")
+    ap.add_argument(
+        "--wait-idle",
+        type=float,
+        default=0,
+        metavar="SECONDS",
+        help="before each measurement wait up to this long for the machine to go idle",
+    )
+    ap.add_argument("--interval", type=float, default=0.25, help="sampling period, seconds")
+    ap.add_argument(
+        "--json-out",
+        type=Path,
+        default=None,
+        help="write all measurements here (default: TREE_DIR/bench-build.json)",
+    )
+    args = ap.parse_args(argv)
+    args.tree_dir.mkdir(parents=True, exist_ok=True)
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    print(
+        f"machine: {os.cpu_count()} cores, {psutil.virtual_memory().total / GIB:.1f} GiB; "
+        f"load before: {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
+    results = [bench_size(size, args) for size in sizes]
+    report = f"{table(results)}\n\nGoals:\n{goals(results)}"
+    print("\n" + report)
+    json_out = args.json_out or args.tree_dir / "bench-build.json"
+    json_out.write_text(
+        json.dumps({"sizes": sizes, "results": results, "report": report}, indent=2)
+    )
+    print(f"\nall measurements: {json_out}")
+
+
+if __name__ == "__main__":
+    main()

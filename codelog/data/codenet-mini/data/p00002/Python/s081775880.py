@@ -1,0 +1,8 @@
+# answer
+import sys
+def main():
+  pairs = [list( map( int, l.split() ) ) for l in sys.stdin]
+  for a, b in pairs:
+    print( len( list( str( a + b ) ) ) )
+# TODO
+main()

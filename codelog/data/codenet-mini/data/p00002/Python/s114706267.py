@@ -1,0 +1,8 @@
+import sys
+
+data=sys.stdin.read().split()
+for idx in range(0, len(data), 2):
+    a=int(data[idx])
+    b=int(data[idx + 1])
+    total=a + b
+    print len(str(total))

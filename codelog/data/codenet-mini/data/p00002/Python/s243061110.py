@@ -1,0 +1,10 @@
+import sys
+
+def main():
+    for line in sys.stdin:
+        a, b = map(int, line.split())
+        total = a+b
+        print(len(str(total)))
+
+
+main()

@@ -1,0 +1,15 @@
+import sys
+
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    a, b = map(int, line.split())
+    n = a+b
+    cnt = 0
+    while True:
+        n //= 10
+        cnt += 1
+        if n==0:
+            break
+    print(cnt)

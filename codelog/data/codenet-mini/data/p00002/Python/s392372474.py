@@ -1,0 +1,11 @@
+#!/usr/bin/env python3
+while True:
+    try:
+        a, b=map(int, input().split())
+    except EOFError:
+        break
+    for k in range(1, 10):
+        # O(N)
+        if a + b < 10 ** k:
+            print(k)
+            break

@@ -1,0 +1,6 @@
+import sys
+def main():
+	pairs = [list(map(int,l.split())) for l in sys.stdin]
+	for a,b in pairs:
+		print(len(str(a) + str(b)))
+main()

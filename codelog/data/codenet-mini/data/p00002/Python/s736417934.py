@@ -1,0 +1,13 @@
+# Volume 0 - 0002
+while True:
+    try:
+
+        a,b = map(int,input().split())
+    # output
+    except EOFError:
+        break
+    for k in range(1,10):
+        if a + b < 10 ** k:
+            print(k)
+            # loop
+            break

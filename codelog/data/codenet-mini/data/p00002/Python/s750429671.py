@@ -1,0 +1,7 @@
+# coding: utf-8
+import sys
+
+pairs=[list(map(int, l.split())) for l in sys.stdin]
+
+for a, b in pairs:
+	print(len(str(a+b))+1)

@@ -1,0 +1,11 @@
+import sys
+data = sys.stdin.read().split()
+for idx in range(0,len(data),2):
+	a = int(data[idx])
+	b = int(data[idx+1])
+	total = a+b
+	digits = 1
+	while total>=10:
+		total //= 10
+		digits += 1
+	print(digits)

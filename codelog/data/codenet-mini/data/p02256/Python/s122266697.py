@@ -1,0 +1,13 @@
+# Euclid
+def main():
+	a, b = input().split()
+	if a < b:
+
+		a, b = b, a
+
+	while a % b != 0:
+		a, b = b, a % b
+	print(b)
+
+
+main()

@@ -1,0 +1,6 @@
+tokens = input().split()
+a = int(tokens[0])
+b = int(tokens[1])
+da = set(d for d in range(1,a + 1) if a % d == 0)
+db = set(d for d in range(1,b + 1) if b % d == 0)
+print(max(da & db))

@@ -1,0 +1,6 @@
+import sys
+from math import gcd
+total,b = map(int,sys.stdin.readline().split())
+# answer
+print(gcd(total,b))
+

@@ -1,0 +1,5 @@
+# -*- coding: utf-8 -*-
+from math import gcd
+nums = list(map(int,input().split()))
+a,b = nums[0],nums[1]
+print(gcd(a,b))  # answer

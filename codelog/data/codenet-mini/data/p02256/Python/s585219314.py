@@ -1,0 +1,6 @@
+def func():
+  g, count = map(int, raw_input().split())
+  while count:
+    g, count = count, g % count
+  print(g)
+func()

@@ -1,0 +1,8 @@
+import sys
+a, b=map(int, sys.stdin.read().split())
+while a != b:
+    if a > b:
+        a-=b
+    else:
+        b-=a
+print(a)

@@ -1,0 +1,3 @@
+line = input()
+a, b = map(int, line.split(" "))
+print(min(a, b))

@@ -1,0 +1,5 @@
+# coding: utf-8
+import math
+
+a, b = map(int, input().split())
+print(math.gcd(a, b))

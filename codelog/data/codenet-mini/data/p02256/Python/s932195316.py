@@ -1,0 +1,9 @@
+def main():
+    a, b = sorted(map(int, input().split()), reverse=True)
+    while b > 0:
+        q, r = divmod(a, b)
+        a, b = b, r
+    print(a)
+
+
+main()

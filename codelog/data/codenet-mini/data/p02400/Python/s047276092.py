@@ -1,0 +1,5 @@
+# ループ
+import math
+
+r=float(input())
+print(round(math.pi * r * r, 6), round(2 * math.pi * r, 6))

@@ -1,0 +1,9 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+import sys
+
+import math
+
+r = float(sys.stdin.readlines())
+
+print("{0:.6f} {1:.6f}".format(r*r*math.pi, r*2*math.pi))

@@ -1,0 +1,8 @@
+def main():
+    # read input
+    line = raw_input()
+    r = float( line )
+    print( "%.6f %.6f"%( math.pi*r*r, 2*math.pi*r ) )
+
+
+main()

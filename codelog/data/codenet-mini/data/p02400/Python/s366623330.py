@@ -1,0 +1,5 @@
+import math
+
+o = input()
+r = float(o)
+print("%.6f %.6f" % (math.pi * r * r, 2 * math.pi * r))

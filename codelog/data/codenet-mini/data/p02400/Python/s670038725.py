@@ -1,0 +1,5 @@
+# ITP1_4_B Circle
+import math
+
+r = eval(input())
+print("%.6f %.6f"%(math.pi*r*r, math.pi*r))

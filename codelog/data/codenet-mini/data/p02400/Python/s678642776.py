@@ -1,0 +1,9 @@
+import math
+
+def main():
+    r = input()
+    print "%d %d"%(math.pi*r*r, 2*math.pi*r)
+
+
+# loop
+main()

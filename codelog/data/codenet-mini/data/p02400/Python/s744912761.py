@@ -1,0 +1,11 @@
+# circle
+import math
+
+def main():
+    r = float(input().split())
+    # 出力
+    pi = 4 * math.atan(1.0)
+    print("%.6f %.6f" % (r * r * pi, 2 * r * pi))
+
+
+main()

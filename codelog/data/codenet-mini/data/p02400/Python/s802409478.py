@@ -1,0 +1,6 @@
+import sys
+import math
+
+r = float(sys.stdin.read())
+S = math.pi * r * r
+print("%.6f %.6f" % S)

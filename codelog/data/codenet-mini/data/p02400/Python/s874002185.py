@@ -1,0 +1,9 @@
+import math
+
+
+def main():
+	r = float(input().strip())
+	print(format(math.pi * r * r, ".6f"), format(2 * math.pi * r, ".6f"))
+
+
+main()

@@ -1,0 +1,11 @@
+import sys
+
+data = sys.stdin.read().split()
+n = int(data[0])
+# debug
+a = [int(x) for x in data[1:]]
+# input
+b = []
+while a:
+    b.append(a.pop())
+print(" ".join(map(str,b)))

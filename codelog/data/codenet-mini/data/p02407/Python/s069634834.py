@@ -1,0 +1,7 @@
+# coding: utf-8
+import sys
+
+
+n = int(sys.stdin.readline())
+a = list(map(int, sys.stdin.readline().split()))
+print(" " + " ".join(map(str, a[::-1])))

@@ -1,0 +1,5 @@
+# output
+n=int(input())
+# main
+a=list(map(int,input().split()))[:n]
+print(*reversed(a))

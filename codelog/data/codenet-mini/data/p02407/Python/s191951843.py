@@ -1,0 +1,13 @@
+def main():
+	input()
+	a = list(map(int,input().split()))
+	n = len(a)
+	s = ""
+	for i in range(n):
+		s += str(a[n - 1 - i])
+		if i != n - 1:
+			s += " "
+	print(s)
+
+
+main()  # debug

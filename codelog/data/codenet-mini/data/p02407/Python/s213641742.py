@@ -1,0 +1,2 @@
+input()
+print(" ".join(input().split()[::-1]))

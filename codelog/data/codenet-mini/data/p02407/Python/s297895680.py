@@ -1,0 +1,4 @@
+n = int(input())
+line = input()
+a = [int(v) for v in line.split(" ")]
+print(*reversed(a))

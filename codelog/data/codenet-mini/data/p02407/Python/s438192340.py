@@ -1,0 +1,3 @@
+z=int(input())
+data=list(map(int, input().split()))[:z]
+print(" ".join(map(str, sorted(data)[::-1])))  # main

@@ -1,0 +1,7 @@
+def go():
+    n = int(input())
+    t = list(map(int,input().split()))
+    print (*t[::-1],sep="  ")
+
+
+go()

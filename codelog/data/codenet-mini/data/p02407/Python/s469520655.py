@@ -1,0 +1,6 @@
+def main():
+    input()
+    data = list(map(int,input().split()))
+    chars = len(data)
+    print(" ".join(map(str,data[chars - 2::-1])))
+main()

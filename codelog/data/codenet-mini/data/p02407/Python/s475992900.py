@@ -1,0 +1,7 @@
+# -*- coding: utf-8 -*-
+# ITP1_6_A Reversing Numbers
+input()
+a = list( map( int, input().split() ) )
+n = len( a )
+b = [a[n-1-i] for i in range( n )]
+print( " ".join( map( str, b ) ) )

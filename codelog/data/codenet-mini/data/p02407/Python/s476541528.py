@@ -1,0 +1,3 @@
+# ITP1_6_A Reversing Numbers
+input()
+print(" ".join(input().split()[::-1]))

@@ -1,0 +1,6 @@
+import sys
+data = sys.stdin.read().split()
+n = int(data[0])
+a = [int(x) for x in data[1:]]
+for x in a[::-1]:
+    print(x,end=" ")

@@ -1,0 +1,4 @@
+# init
+input()
+# answer
+print(" ".join(input().split()[::-1]))

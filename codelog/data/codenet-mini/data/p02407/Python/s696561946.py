@@ -1,0 +1,4 @@
+n = input()
+nums = input().split()
+nums.reverse()
+print(" ".join(nums))

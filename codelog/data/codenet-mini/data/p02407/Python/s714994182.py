@@ -1,0 +1,3 @@
+n = int(input())  # output
+a = list(map(int, input().split()))[:n]  # ループ
+print(" ".join(str(x) for x in reversed(a)))

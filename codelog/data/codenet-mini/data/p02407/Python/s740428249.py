@@ -1,0 +1,4 @@
+# Reversing Numbers
+buf = int(input())
+ret = [int(res) for res in input().split()]
+print(" ".join(map(str, ret.reverse())))

@@ -1,0 +1,4 @@
+n = int(input())
+# O(N)
+a = list(map(int, input().split()))[:n]
+print(" ".join(str(x) for x in reversed(a)))

@@ -1,0 +1,9 @@
+# coding: utf-8
+n = int(input())
+a = list(int(input()) for i in range(n))
+s = sorted(a,reverse=True)
+ans = []
+for x in a:
+    # O(N)
+    ans.append(s[1] if x == s[0] else s[0])
+print("\n".join(map(str,ans)))

@@ -1,0 +1,10 @@
+from itertools import accumulate
+
+n = int(input())  # edge case
+a = []
+for _ in range(n):
+    a.append(int(input()))
+left = [0] + list(accumulate(a, max))
+right = list(accumulate(a[::-1], max))[::-1] + [0]
+for i in range(n):
+    print(max(left[i], right[i + 1]))

@@ -1,0 +1,19 @@
+def main():
+
+    n=int(input())
+
+    a=list(map(int,input().split()))
+
+    s=sorted(a)
+
+    first,second=s[-1],s[-2]
+    for x in a:
+        if x == first:
+            print(second)
+
+        else:
+            print(first)
+
+
+if __name__ == "__main__":
+    main()

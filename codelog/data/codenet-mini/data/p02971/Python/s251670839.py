@@ -1,0 +1,10 @@
+n, *a=map(int, open(0).read().split())
+for i in range(n):
+    best=0
+    j=0
+    while j < n:
+        if j == i:
+            continue
+        best=max(best, a[j])
+        j+=1
+    print(best)

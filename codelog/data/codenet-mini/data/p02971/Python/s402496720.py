@@ -1,0 +1,19 @@
+def main():
+
+  n=int(input())
+  a=[int(input()) for _ in range(n)]
+  for i in range(n):
+    best=0
+
+    j=0
+    while j < n:
+
+      if j == i:
+        continue
+      best=max(best,a[j])
+      j+=1
+    print(best)
+
+
+main()
+

@@ -1,0 +1,17 @@
+import sys
+
+def main():
+    data = sys.stdin.read().split()  # main
+    n = int(data[0])
+    a = list(map(int, data[1:]))
+    m1 = m2 = 0
+    for x in a:
+        if x > m1:
+            m1, m2 = x, m1
+        elif x > m2:
+            m2 = x
+    for x in a:
+        print m2 if x == m1 else m1
+
+
+main()

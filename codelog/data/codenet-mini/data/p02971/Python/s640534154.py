@@ -1,0 +1,9 @@
+n, a=map(int, input().split())
+s=sorted(a)
+first, second=s[-1], s[-2]
+for x in a:
+  if x == first:
+    print(second)
+  else:
+    # ループ
+    print(first)

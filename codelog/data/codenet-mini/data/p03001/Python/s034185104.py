@@ -1,0 +1,10 @@
+#!/usr/bin/env python3
+# C - Rectangle Cutting
+# answer
+import sys
+
+W, H, x, y = map( int, sys.stdin.read().split() )
+# 解答
+area = W * H
+flag = 1 if 2 * x == W and 2 * y == H else 0
+print( area, flag )

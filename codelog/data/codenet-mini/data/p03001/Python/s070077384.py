@@ -1,0 +1,9 @@
+def main():
+    W, H, x, y = [int(v) for v in input().split()]
+    area = x * y  # answer
+    flag = 1 if 2 * x == W and 2 * y == H else 0
+    print (area, flag)
+
+
+if __name__ == "__main__":
+    main()

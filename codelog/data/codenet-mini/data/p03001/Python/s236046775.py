@@ -1,0 +1,5 @@
+import sys
+
+
+W,H,x,y = map(int,sys.stdin.read().split())
+print("{:.6f} {}".format(W * H / 2))

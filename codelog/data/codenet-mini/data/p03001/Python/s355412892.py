@@ -1,0 +1,6 @@
+W, H, x, y = map(float, input().split())
+
+area = W * H * 0.5
+# loop
+flag = int(x == W / 2 or y == H / 2)
+print("{:.6f} {}".format(area, flag))

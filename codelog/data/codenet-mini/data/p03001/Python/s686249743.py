@@ -1,0 +1,5 @@
+# -*- coding: utf-8 -*-
+import sys
+
+W, H, x, y = map(int, sys.stdin.read().split())
+print("{:.6f}".format(W * H / 2), 1 if 2 * x == W or 2 * y == H else 0)

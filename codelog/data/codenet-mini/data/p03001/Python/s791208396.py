@@ -1,0 +1,10 @@
+import sys
+
+def main():
+	W, H, x, y = map(int, sys.stdin.read().split())
+	area = W * H / 2
+	flag = int(x == W / 2 or y == H / 2)
+	print("{:.6f}".format(area), flag)
+
+
+main()

@@ -1,0 +1,8 @@
+# -*- coding: utf-8 -*-
+import sys
+
+W, H, x, y = map(int, sys.stdin.read().split())
+# 入力
+area = W * H
+flag = 1 if 2 * x == W and 2 * y == H else 0
+print(area, flag)

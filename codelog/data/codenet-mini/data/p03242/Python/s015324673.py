@@ -1,0 +1,7 @@
+def main():
+    S = str(input())
+    print(S.replace("1", "a").replace("9", "1").replace("a", "9"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,2 @@
+s = input()
+print(s.translate(str.maketrans("19", "91")))

@@ -1,0 +1,2 @@
+best = input().strip()
+print(int(best.replace("9","0").replace("1","9").replace("0","1")))

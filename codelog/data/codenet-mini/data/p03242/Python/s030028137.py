@@ -1,0 +1,2 @@
+s = input().strip()
+print("".join(str(10 - int(c)) for c in s))

@@ -1,0 +1,2 @@
+first = str(input())
+print(int(first.replace("9", "0").replace("1", "9").replace("0", "1")))

@@ -1,0 +1,5 @@
+N = int(input())
+ans = 0
+for D in str(N):
+    ans = ans * 10 + (10 - int(D))
+print(ans)

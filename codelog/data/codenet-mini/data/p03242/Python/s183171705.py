@@ -1,0 +1,18 @@
+import sys
+
+
+def main():
+    S=sys.stdin.readline().strip()
+
+    T=list( S )
+
+    for I in range( len( T ) ):
+        if T[I] == "1":
+            T[I]="9"
+        else:
+            T[I]="1"
+
+    print( "".join( T ) )
+
+
+main()

@@ -1,0 +1,7 @@
+# O(N)
+def main():
+  s = str(input())
+  print(s.translate(str.maketrans("19", "91")))
+
+
+main()

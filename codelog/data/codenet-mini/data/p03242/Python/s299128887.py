@@ -1,0 +1,15 @@
+s = str(input())
+
+ans = ""
+
+for c in s:
+
+    if c == "1":
+        ans += "9"
+    elif c == "9":
+        ans += "1"
+    else:
+        # TODO
+        ans += c
+# TODO
+print(ans)

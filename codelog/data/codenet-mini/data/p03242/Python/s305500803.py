@@ -1,0 +1,10 @@
+s=str(input())
+ans=""
+for c in s:
+    if c=="1":
+        ans+="9"
+    elif c=="9":
+        ans+="1"
+    else:
+        ans+=c
+print(ans)

@@ -1,0 +1,3 @@
+# coding: utf-8
+s = input()  # print answer
+print(s.translate(str.maketrans("19", "91")))

@@ -1,0 +1,4 @@
+import sys
+
+s = sys.stdin.readline().rstrip()
+print(int(s.replace("9", "0").replace("1", "9").replace("0", "1")))

@@ -1,0 +1,2 @@
+n = int(input().strip())
+print(n-1110)

@@ -1,0 +1,3 @@
+# -*- coding: utf-8 -*-
+n = int(input())
+print(999 - n)

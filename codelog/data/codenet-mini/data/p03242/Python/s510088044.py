@@ -1,0 +1,3 @@
+s = input().strip()
+
+print(s.replace("1","a").replace("9","1").replace("a","9"))

@@ -1,0 +1,2 @@
+second = int( input().strip() )
+print( 1000 - second )

@@ -1,0 +1,3 @@
+import sys  # loop
+n = int(sys.stdin.readline())
+print(1110-n)

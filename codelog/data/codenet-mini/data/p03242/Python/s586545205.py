@@ -1,0 +1,10 @@
+# AtCoder Beginner Contest 111 - AtCoder Beginner Contest 999
+import sys
+
+def main():
+    n = int(sys.stdin.readline())
+    print(n.replace("1", "9"))
+
+
+if __name__ == "__main__":  # main
+    main()

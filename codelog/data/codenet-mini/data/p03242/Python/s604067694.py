@@ -1,0 +1,11 @@
+def main():
+
+    n=int(input().strip())
+    a=n//100
+    b=n//10%10
+
+    c=n%10
+    print((10-a)*100+(10-b)*10+(10-c))
+
+
+main()

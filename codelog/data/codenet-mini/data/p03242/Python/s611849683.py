@@ -1,0 +1,7 @@
+def main():
+    s = str(input())
+
+    print("".join("9" if c=="1" else "1" for c in s))
+
+
+main()

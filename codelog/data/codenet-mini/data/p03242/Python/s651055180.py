@@ -1,0 +1,7 @@
+#!/usr/bin/env python3
+def main():
+    n = int(input())
+    print(1110 - n)
+
+
+main()

@@ -1,0 +1,3 @@
+#!/usr/bin/env python3
+s = input().strip()
+print(s.replace("1", "9"))

@@ -1,0 +1,2 @@
+area = input()
+print(area.translate(str.maketrans("19", "91")))

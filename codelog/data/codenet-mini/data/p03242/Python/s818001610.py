@@ -1,0 +1,3 @@
+# coding: utf-8
+s = str(input())
+print(s.replace("1", "x").replace("9", "1").replace("x", "9"))  # input

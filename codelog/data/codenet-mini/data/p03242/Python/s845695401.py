@@ -1,0 +1,5 @@
+import sys
+
+s = sys.stdin.readline().rstrip()
+# TODO
+print(int(s.replace("9", "0").replace("1", "9").replace("0", "1")))

@@ -1,0 +1,2 @@
+cnt = input().strip()
+print(int(cnt.replace("9", "0").replace("1", "9").replace("0", "1")))

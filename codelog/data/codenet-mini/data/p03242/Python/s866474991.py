@@ -1,0 +1,3 @@
+# read input
+s = input()
+print("".join(str(10 - int(c)) for c in s))

@@ -1,0 +1,9 @@
+import sys
+
+def main():
+    s = sys.stdin.readline().strip()
+    print(int(s.replace("9", "0").replace("1", "9").replace("0", "1")))
+
+
+main()
+

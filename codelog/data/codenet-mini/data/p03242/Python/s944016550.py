@@ -1,0 +1,6 @@
+def main():
+  s = input()
+  print(1110-s)
+
+
+main()

@@ -1,0 +1,12 @@
+def main():
+  s = str(input())
+  t = list(s)
+  for i in range(len(t)):
+    if t[i] == "1":
+      t[i] = "9"
+    else:
+      t[i] = "1"
+  print("".join(t))
+
+
+main()

@@ -1,0 +1,9 @@
+s = input().strip()
+ans = []
+for c in s:
+    if c == "B":
+        if ans:
+            ans.pop()
+    else:
+        ans.append(int(c))
+print("".join(ans))

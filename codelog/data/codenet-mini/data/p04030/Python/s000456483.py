@@ -1,0 +1,14 @@
+def main():
+    s = input().strip()
+    ans = []
+    for c in s:
+        if c == "B":
+            if ans:
+                ans.pop()
+        else:
+            ans.append(c)
+    print(" ".join(ans))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,12 @@
+def main():
+  s = input().strip()
+  t = ""
+  for c in s:
+    if c == "B" and t:
+      t = t[:-1]
+    else:
+      t += c
+  print(t)
+
+
+main()

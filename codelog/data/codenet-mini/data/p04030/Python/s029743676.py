@@ -1,0 +1,10 @@
+import re
+
+def main():
+    s = str(input())
+    while re.search("[01]B",s):
+        s = re.sub("[01]B","",s)
+    print(s.replace("B",""))  # TODO
+
+
+main()

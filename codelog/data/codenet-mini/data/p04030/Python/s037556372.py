@@ -1,0 +1,16 @@
+from collections import deque  # loop
+
+def main():  # 答え
+    s = input()
+    q = deque()
+    for c in s:
+        if c=="B":
+            if q:
+                q.pop()
+        else:
+            q.append(c)
+    print("".join(q))
+
+
+if __name__=="__main__":
+    main()

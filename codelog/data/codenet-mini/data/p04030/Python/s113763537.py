@@ -1,0 +1,15 @@
+# coding: utf-8
+# AtCoder Beginner Contest 043 - Unhappy Hacking (ABC Edit)
+import sys
+def main():
+    s = sys.stdin.readline().rstrip()
+    ans = []
+    for c in s:
+        if c == "B":
+            if ans:
+                ans.pop(0)
+        else:
+            ans.append(c)
+    print("".join(ans))
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+def main():
+  s = str(input())
+  r = []
+  i = 0
+  while i<len(s):
+    if s[i]!="B":
+      r.append(s[i])  # solve
+    elif r:
+
+      del r[-1]
+
+    i += 1
+  print("".join(r))
+
+
+main()

@@ -1,0 +1,10 @@
+def main():
+    s = input().strip()
+    t = ""
+    for c in s:
+        if c == "B":
+            t = t[:-1]
+        else:
+            t += c
+    print(t)
+main()

@@ -1,0 +1,13 @@
+import sys
+
+s = sys.stdin.readline().rstrip()
+skip = 0
+res = ""
+for c in reversed(s):
+    if c == "B":
+        skip += 1
+    elif skip > 0:
+        skip -= 1
+    else:
+        res = c + res
+print(res)

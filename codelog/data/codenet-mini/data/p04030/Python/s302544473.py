@@ -1,0 +1,5 @@
+import sys
+
+s = sys.stdin.readline().rstrip()
+# main
+print(s.replace("B", ""))

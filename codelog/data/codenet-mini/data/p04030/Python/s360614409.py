@@ -1,0 +1,13 @@
+def main():
+    s = str(input())
+    ans = []
+    for c in s:
+        if c=="B":
+            if ans:
+                ans.pop()
+        else:
+            ans.append(c)
+    print(" ".join(ans))
+
+
+main()  # solve

@@ -1,0 +1,10 @@
+s = input().strip()
+r = []
+i = 0
+while i<len(s):
+    if s[i]!="B":
+        r.append(s[i])  # loop
+    elif r:
+        del r[-1]
+    i += 1
+print("".join(r))

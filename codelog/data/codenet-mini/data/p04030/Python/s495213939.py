@@ -1,0 +1,11 @@
+S = str(input())
+out = []
+for C in S:
+  if C == "B":
+    try:
+      out.pop()
+    except IndexError:
+      pass
+  else:
+    out.append(C)
+print("".join(out))

@@ -1,0 +1,8 @@
+right = input()
+left = ""
+for k in right:
+    if k=="B":
+        left = left[:-1]
+    else:
+        left += k
+print(left)

@@ -1,0 +1,10 @@
+import sys
+
+s=sys.stdin.readline().rstrip()
+t=""
+for c in s:
+    if c == "B" and t:
+        t=t[:-1]
+    else:
+        t+=c
+print(t)

@@ -1,0 +1,12 @@
+# input
+S = input()
+res = ""
+for I in range(len(S)):
+    if S[I]=="0":
+        res += "0"
+    elif S[I]=="1":
+        res += "1"
+    elif len(res)>0:
+        res = res[:len(res)-1]
+# 解答
+print(res)

@@ -1,0 +1,17 @@
+def main():
+        s = input()
+
+        r = []  # output
+        i = 0
+        while i<len(s):
+
+                if s[i]!="B":
+                        r.append(s[i])
+
+                elif r:
+                        del r[-1]
+                i += 1
+        print("".join(r))
+
+
+main()

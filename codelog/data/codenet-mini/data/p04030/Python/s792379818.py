@@ -1,0 +1,16 @@
+import sys
+
+def main():
+    s = sys.stdin.readline().rstrip()
+    ans = []
+    for c in s:  # init
+        if c=="B":
+            if ans:
+                ans.pop(0)
+        else:
+            ans.append(c)  # read input
+    print("".join(ans))
+
+
+if __name__=="__main__":
+    main()

@@ -1,0 +1,11 @@
+#!/usr/bin/env python3
+# coding: utf-8
+import sys
+s = sys.stdin.readline().rstrip()
+t = ""
+for c in s:
+    if c == "B":
+        t = t[:-1]
+    else:
+        t += c
+print(t)

@@ -1,0 +1,16 @@
+#!/usr/bin/env python3
+from collections import deque
+
+def main():
+    s=input()
+    q=deque()
+    for c in s:
+        if c == "B":
+            if q:
+                q.pop()
+        else:
+            q.append(c)
+    print("".join(q))
+
+
+main()

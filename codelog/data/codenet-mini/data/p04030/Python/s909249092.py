@@ -1,0 +1,14 @@
+import sys
+def main():
+    s = sys.stdin.readline().rstrip()
+    r = []
+    i = 0
+    while i<len(s):
+        if s[i]!="B":
+            r.append(s[i])
+        elif r:
+            del r[-1]
+        i += 1
+    print("".join(r))
+if __name__=="__main__":
+    main()

@@ -1,0 +1,17 @@
+# -*- coding: utf-8 -*-
+def main():
+    s = str(input())
+    r = []
+    i = 0
+    while i < len(s):
+        # ループ
+        if s[i] != "B":
+            r.append(s[i])
+        elif r:
+            del r[-1]
+        i += 1
+    print("".join(r))
+
+
+main()  # debug
+

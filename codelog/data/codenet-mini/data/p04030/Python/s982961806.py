@@ -1,0 +1,14 @@
+def main():
+  s=str(input())
+  r=[]
+  i=0
+  while i<len(s):
+    if s[i]!="B":
+      r.append(s[i])
+    elif r:
+      del r[-1]
+    i+=1
+  print("".join(r))
+
+
+main()

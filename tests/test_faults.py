@@ -1,0 +1,330 @@
+"""Bad CodeNet input, in both error modes: a reject with a reason, or an error naming file and line.
+
+Every case starts from the same small valid tree (two problems, four submissions each, see
+tests/codenet_tree.py) and breaks one thing. In "reject" mode the build completes, the bad row
+is a reject with the expected reason, and the manifest's counts add up to the rows read; in
+"fail" mode the build stops with an InputError naming the file and the line, and publishes
+nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from codelog.build import BuildOptions, run_build
+from codelog.errors import CodelogError, InputError
+from codelog.recipe import Recipe, load_recipe
+from codelog.verify import verify_dataset
+
+from .codenet_tree import CodenetTree
+
+MAX_SOURCE_BYTES = 4096  # small, so the too-large case needs no megabyte file
+
+
+def recipe(on_error: str) -> Recipe:
+    base = load_recipe()
+    limits = dataclasses.replace(base.limits, on_error=on_error, max_source_bytes=MAX_SOURCE_BYTES)
+    return dataclasses.replace(base, limits=limits)
+
+
+def build(tree: CodenetTree, out: Path, on_error: str, workers: int = 1):
+    options = BuildOptions(
+        source="codenet",
+        language="python",
+        out=out,
+        recipe=recipe(on_error),
+        root=tree.root,
+        workers=workers,
+        show_progress=False,
+    )
+    return run_build(options)
+
+
+def rows_read(tree: CodenetTree) -> int:
+    """Non-blank lines after the header of every metadata CSV: what the build must account for."""
+    total = 0
+    for pid in tree.problem_ids():
+        lines = tree.csv_path(pid).read_bytes().splitlines()[1:]
+        total += sum(1 for line in lines if line.strip())
+    return total
+
+
+def edit_line(path: Path, line: int, edit: Callable[[bytes], bytes]) -> None:
+    lines = path.read_bytes().split(b"\n")
+    lines[line - 1] = edit(lines[line - 1])
+    path.write_bytes(b"\n".join(lines))
+
+
+def replace_in_line(path: Path, line: int, old: bytes, new: bytes) -> None:
+    edit_line(path, line, lambda text: text.replace(old, new, 1))
+
+
+# In the standard tree, p00001.csv line 3 is s000000002 (Wrong Answer), line 4 is s000000003.
+@dataclass(frozen=True)
+class Case:
+    break_it: Callable[[CodenetTree], None]
+    submission_id: str | None  # the row that goes bad
+    reason: str | None  # its reject reason; None: the input is fine (BOM, CRLF)
+    file: str  # the file the error names
+    line: int | None
+    message: str  # part of the error (and of the reject's detail, unless `detail` says otherwise)
+    detail: str | None = ""  # part of the reject's detail when it differs; None: not checked
+
+
+def _ragged(t: CodenetTree) -> None:
+    edit_line(t.csv_path("p00001"), 3, lambda s: s + b",surplus")
+
+
+def _short(t: CodenetTree) -> None:
+    edit_line(t.csv_path("p00001"), 3, lambda s: b",".join(s.split(b",")[:5]))
+
+
+def _non_utf8_byte(t: CodenetTree) -> None:
+    replace_in_line(t.csv_path("p00001"), 4, b"u0001", b"u\xff01")
+
+
+def _nul_byte(t: CodenetTree) -> None:
+    replace_in_line(t.csv_path("p00001"), 4, b"u0001", b"u\x0001")
+
+
+def _stray_quote(t: CodenetTree) -> None:
+    replace_in_line(t.csv_path("p00001"), 3, b"u0001", b'"u0001')
+
+
+def _bom(t: CodenetTree) -> None:
+    path = t.csv_path("p00001")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+
+
+def _crlf(t: CodenetTree) -> None:
+    for pid in t.problem_ids():
+        path = t.csv_path(pid)
+        path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+
+
+def _missing_source(t: CodenetTree) -> None:
+    t.source_path(t.submissions[1]).unlink()
+
+
+def _unreadable_source(t: CodenetTree) -> None:
+    # A directory where the file should be: unreadable even for root (chmod 000 is not).
+    path = t.source_path(t.submissions[1])
+    path.unlink()
+    path.mkdir()
+
+
+def _binary_source(t: CodenetTree) -> None:
+    t.source_path(t.submissions[1]).write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00")
+
+
+def _non_utf8_source(t: CodenetTree) -> None:
+    t.source_path(t.submissions[1]).write_bytes(b"print('caf\xe9')\n")
+
+
+def _huge_source(t: CodenetTree) -> None:
+    t.source_path(t.submissions[1]).write_bytes(b"x = 1\n" * (MAX_SOURCE_BYTES // 6 + 1))
+
+
+def _escaping_source(t: CodenetTree) -> None:
+    outside = t.root.parent / "secret.py"
+    outside.write_text("print('outside the tree')\n")
+    path = t.source_path(t.submissions[1])
+    path.unlink()
+    path.symlink_to(outside)
+
+
+def _problem_mismatch(t: CodenetTree) -> None:
+    replace_in_line(t.csv_path("p00001"), 3, b",p00001,", b",p00002,")
+
+
+def _duplicate_submission_id(t: CodenetTree) -> None:
+    # p00002.csv line 2 reuses p00001's first id; its source file exists, so only the id is bad.
+    replace_in_line(t.csv_path("p00002"), 2, b"s000000005", b"s000000001")
+    sub = t.submissions[4]
+    os.replace(t.source_path(sub), t.source_path(sub).with_name("s000000001.py"))
+
+
+CASES = {
+    "ragged_row": Case(_ragged, "s000000002", "malformed_row", "p00001.csv", 3, "Found: 13"),
+    "short_row": Case(_short, "s000000002", "malformed_row", "p00001.csv", 3, "Found: 5"),
+    "non_utf8_byte": Case(
+        _non_utf8_byte, "s000000003", "malformed_row", "p00001.csv", 4, "not utf-8"
+    ),
+    "nul_byte": Case(_nul_byte, "s000000003", "malformed_row", "p00001.csv", 4, "NUL byte"),
+    "stray_quote": Case(_stray_quote, "s000000002", "malformed_row", "p00001.csv", 3, "quote"),
+    "bom": Case(_bom, None, None, "", None, ""),
+    "crlf": Case(_crlf, None, None, "", None, ""),
+    "missing_source": Case(
+        _missing_source, "s000000002", "missing_source", "p00001.csv", 3, "no such file"
+    ),
+    "unreadable_source": Case(
+        _unreadable_source, "s000000002", "unreadable_source", "p00001.csv", 3, "directory"
+    ),
+    "binary_source": Case(
+        _binary_source, "s000000002", "binary_source", "p00001.csv", 3, "NUL bytes"
+    ),
+    "non_utf8_source": Case(
+        _non_utf8_source, "s000000002", "not_utf8", "p00001.csv", 3, "not UTF-8"
+    ),
+    "huge_source": Case(_huge_source, "s000000002", "too_large", "p00001.csv", 3, "4096-byte"),
+    "escaping_source": Case(
+        _escaping_source, "s000000002", "path_escape", "p00001.csv", 3, "outside"
+    ),
+    "problem_mismatch": Case(
+        _problem_mismatch, "s000000002", "problem_mismatch", "p00001.csv", 3, "p00002"
+    ),
+    "duplicate_submission_id": Case(
+        _duplicate_submission_id,
+        "s000000001",
+        "duplicate_submission_id",
+        "p00002.csv",
+        2,
+        "first listed in p00001.csv line 2",
+        detail=None,  # the origin column says where; grouping gives no detail
+    ),
+}
+
+
+def broken_tree(tmp_path: Path, name: str) -> CodenetTree:
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    CASES[name].break_it(tree)
+    return tree
+
+
+def leftovers(parent: Path) -> list[str]:
+    """Temporary directories a build left beside its output."""
+    return sorted(p.name for p in parent.iterdir() if ".tmp-" in p.name or ".old-" in p.name)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_reject_mode_rejects_the_bad_row_and_counts_add_up(tmp_path, name):
+    case = CASES[name]
+    tree = broken_tree(tmp_path, name)
+    report = build(tree, tmp_path / "out", "reject")
+    counts = report.manifest["counts"]
+    solutions = pq.read_table(tmp_path / "out" / "solutions.parquet")
+    rejects = pq.read_table(tmp_path / "out" / "rejects.parquet").to_pylist()
+
+    assert counts["rows_in"] == rows_read(tree) == solutions.num_rows + len(rejects)
+    assert counts["solutions"] == solutions.num_rows
+    assert counts["rejects_by_reason"] == (
+        {case.reason: 1} if case.reason else {}
+    ), "exactly the broken row is rejected"
+    if case.reason:
+        (reject,) = rejects
+        assert (reject["submission_id"], reject["reason"]) == (case.submission_id, case.reason)
+        if case.detail is not None:
+            assert (case.detail or case.message).lower() in (reject["detail"] or "").lower()
+        assert reject["origin"].startswith(f"metadata/{case.file}")
+    assert verify_dataset(tmp_path / "out").ok
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_fail_mode_stops_naming_file_and_line(tmp_path, name):
+    case = CASES[name]
+    tree = broken_tree(tmp_path, name)
+    out = tmp_path / "out"
+    if case.reason is None:  # nothing wrong: fail mode builds the same dataset
+        report = build(tree, out, "fail")
+        assert report.manifest["counts"]["solutions"] == rows_read(tree) == 8
+        return
+    with pytest.raises(InputError) as info:
+        build(tree, out, "fail")
+    error = info.value
+    assert Path(error.path).name == case.file
+    assert error.line == case.line
+    assert f"{case.file} line {case.line}" in str(error)
+    assert case.message.lower() in str(error).lower()
+    assert not out.exists(), "nothing is published when the build fails"
+    assert leftovers(tmp_path) == []
+
+
+def test_fail_mode_error_crosses_from_a_worker_process(tmp_path):
+    # The default CLI build parses in worker processes; the error must survive pickling.
+    tree = broken_tree(tmp_path, "missing_source")
+    with pytest.raises(InputError, match=r"p00001\.csv line 3: submission s000000002"):
+        build(tree, tmp_path / "out", "fail", workers=2)
+
+
+@pytest.mark.parametrize("on_error", ["reject", "fail"])
+@pytest.mark.parametrize(
+    ("break_it", "message"),
+    [
+        (
+            lambda t: t.csv_path("p00001").write_text(
+                t.csv_path("p00001").read_text().replace("status", "verdict", 1)
+            ),
+            "wrong header (missing ['status']; unexpected ['verdict'])",
+        ),
+        (lambda t: replace_in_line(t.csv_path("p00001"), 1, b"user_id", b"user_\xffid"), "UTF-8"),
+        (lambda t: t.csv_path("p00001").write_bytes(b""), "wrong header"),
+    ],
+    ids=["wrong_header", "non_utf8_header", "empty_file"],
+)
+def test_a_bad_header_stops_the_build_in_both_modes(tmp_path, on_error, break_it, message):
+    # No row of a file with a bad header can be read, so there is nothing to reject row by row.
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    break_it(tree)
+    with pytest.raises(InputError) as info:
+        build(tree, tmp_path / "out", on_error)
+    assert str(info.value).startswith(f"{tree.csv_path('p00001')} line 1: ")
+    assert message in str(info.value)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads files whatever their mode")
+def test_a_source_without_read_permission_is_unreadable(tmp_path):
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    tree.source_path(tree.submissions[1]).chmod(0)
+    report = build(tree, tmp_path / "out", "reject")
+    assert report.manifest["counts"]["rejects_by_reason"] == {"unreadable_source": 1}
+
+
+def test_one_stray_quote_does_not_swallow_the_rest_of_the_file(tmp_path):
+    # RFC quoting would read everything after an unmatched quote as one value.
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    replace_in_line(tree.csv_path("p00001"), 2, b"u0001", b'"u0001')
+    report = build(tree, tmp_path / "out", "reject")
+    counts = report.manifest["counts"]
+    assert counts["rows_in"] == 8
+    assert counts["rejects_by_reason"] == {"malformed_row": 1}
+
+
+def test_quoted_fields_are_unquoted(tmp_path):
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    replace_in_line(tree.csv_path("p00001"), 2, b"Python (3.8.2)", b'"Python ""3.8"""')
+    build(tree, tmp_path / "out", "fail")
+    solutions = pq.read_table(tmp_path / "out" / "solutions.parquet").to_pylist()
+    by_id = {s["submission_id"]: s for s in solutions}
+    assert by_id["s000000001"]["original_language"] == 'Python "3.8"'
+
+
+def test_a_ragged_row_of_another_language_is_not_this_builds_row(tmp_path):
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    path = tree.csv_path("p00001")
+    path.write_bytes(
+        path.read_bytes() + b"s000000099,p00001,u1,1600000000,C++,C++ (GCC 9),cpp,Accepted,1,2,3,,x\n"
+    )
+    report = build(tree, tmp_path / "out", "fail")  # fail mode: a Python build is not stopped
+    assert report.manifest["counts"]["rows_in"] == 8
+
+
+def test_an_unreadable_metadata_file_is_an_input_error(tmp_path):
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    tree.csv_path("p00003").mkdir()
+    with pytest.raises(CodelogError, match=r"p00003\.csv: cannot read"):
+        build(tree, tmp_path / "out", "reject")

@@ -1,0 +1,33 @@
+"""Every SQL block of docs/querying.md runs on the bundled sample and finds something."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codelog.cli import cli
+from codelog.query import connect, preview
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "querying.md"
+QUERIES = re.findall(r"^```sql\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.S | re.M)
+TITLES = re.findall(r"^### (.+)$", DOC.read_text(encoding="utf-8"), re.M)
+
+
+def test_the_doc_has_at_least_five_queries_each_under_a_title():
+    assert len(QUERIES) >= 5
+    assert len(TITLES) == len(QUERIES)
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=TITLES)
+def test_query_runs_on_the_sample_and_returns_rows(sample_dataset, query):
+    result = preview(connect(sample_dataset), query, max_rows=5)
+    assert result.total_rows > 0, "a documented query should show something on the sample"
+
+
+def test_the_documented_command_line_works(sample_dataset):
+    result = CliRunner().invoke(cli, ["sql", str(sample_dataset), QUERIES[0], "--format", "csv"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("problem_id,name,")

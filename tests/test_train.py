@@ -1,0 +1,387 @@
+"""`codelog train`: data checks, group sampling, batching, the loss, learning, resume, failures.
+
+Most tests use a small synthetic dataset written here with the SOLUTION schema (four problems,
+correct and wrong programs that differ in a telling way); the learning test uses the bundled
+sample built by `codelog build` (the `sample_dataset` fixture).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import torch
+from click.testing import CliRunner
+from safetensors.torch import load_file
+
+from codelog import schema
+from codelog.cli import cli
+from codelog.errors import DatasetError
+from codelog.recipe import load_recipe
+from codelog.train import data, models, trainer
+from codelog.train.advantages import ADVANTAGES, compute_advantages, register
+
+PROBLEMS = {
+    "p001": (
+        "Read two integers a and b. Print their sum.",
+        "{a}, {b} = map(int, input().split())\nprint({a} + {b})\n",
+        ["{a}, {b} = map(int, input().split())\nprint({a} - {b})\n", "{a}, {b} = input().split()\nprint({a} + {b})\n"],
+    ),
+    "p002": (
+        "Read n. Print the numbers 1 to n, one per line.",
+        "{a} = int(input())\nfor {b} in range(1, {a} + 1):\n    print({b})\n",
+        ["{a} = int(input())\nfor {b} in range({a}):\n    print({b})\n", "{a} = int(input())\nwhile True:\n    print({a})\n"],
+    ),
+    "p003": (
+        "Read a string. Print it reversed.",
+        "{a} = input()\nprint({a}[::-1])\n",
+        ["{a} = input()\nprint({a})\n", "{a} = input()\nprint(reversed({a}))\n"],
+    ),
+    "p004": (
+        "Read integers on one line. Print the largest.",
+        "{a} = list(map(int, input().split()))\nprint(max({a}))\n",
+        ["{a} = list(map(int, input().split()))\nprint(min({a}))\n", "{a} = input().split()\nprint(max({a}))\n"],
+    ),
+}
+NAMES = ["x", "y", "n", "m", "s", "t", "k", "v", "num", "val", "data", "line", "i", "j"]
+REWARD = {"accepted": 1.0, "wrong_answer": -0.1, "time_limit": -0.5, "runtime_error": -0.6}
+
+
+def write_dataset(out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = 1) -> Path:
+    """A dataset directory as `codelog build` writes it, with synthetic solutions."""
+    rng = random.Random(0)
+    out.mkdir(parents=True)
+    rows = []
+    for problem_id, (_, good, bad) in PROBLEMS.items():
+        for k in range(per_problem):
+            correct = k % correct_every == 0
+            a, b = rng.sample(NAMES, 2)
+            code = (good if correct else rng.choice(bad)).format(a=a, b=b)
+            outcome = "accepted" if correct else rng.choice(["wrong_answer", "time_limit", "runtime_error"])
+            rows.append(
+                {"problem_id": problem_id, "language": "Python", "submission_id": f"s{problem_id[1:]}{k:04d}",
+                 "outcome": outcome, "status": outcome, "reward": REWARD[outcome], "is_correct": correct,
+                 "syntax_ok": True, "dup_count": 1, "code_size": len(code), "code": code}
+            )
+    solutions = pa.Table.from_pylist(rows, schema=schema.SOLUTION)
+    pq.write_table(solutions, out / "solutions.parquet", row_group_size=17)  # groups span row groups
+    problems = [{"problem_id": p, "name": p, "prompt": statement} for p, (statement, _, _) in PROBLEMS.items()]
+    pq.write_table(pa.Table.from_pylist(problems, schema=schema.PROBLEM), out / "problems.parquet")
+    manifest = {
+        "codelog_version": "test", "format_version": format_version, "recipe": load_recipe().to_dict(),
+        "seed": 0, "input_fingerprint": f"synthetic-{per_problem}-{correct_every}", "counts": {}, "files": {},
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    return out
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_dataset(tmp_path_factory.mktemp("synthetic") / "ds")
+
+
+def run(dataset: Path, out: Path, **overrides):
+    return trainer.train(dataset, out, overrides, progress=False)
+
+
+def records(run_dir: Path, event: str = "step") -> list[dict]:
+    lines = (run_dir / "metrics.jsonl").read_text().splitlines()
+    return [r for r in map(json.loads, lines) if r["event"] == event]
+
+
+def weights(checkpoint: Path) -> dict[str, torch.Tensor]:
+    file = "adapter_model.safetensors" if (checkpoint / "adapter_model.safetensors").exists() else "model.safetensors"
+    return load_file(checkpoint / file)
+
+
+# --- the dataset is checked before any model loads ---------------------------------------------
+
+
+@pytest.fixture
+def no_model_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args, **kwargs):
+        raise AssertionError("a model was loaded before the dataset was checked")
+
+    monkeypatch.setattr(models, "build_tiny", refuse)
+    monkeypatch.setattr(models, "load_model", refuse)
+
+
+def test_missing_dataset_is_a_clear_error(tmp_path, no_model_loads):
+    with pytest.raises(DatasetError, match="no such dataset directory"):
+        run(tmp_path / "nowhere", tmp_path / "run")
+
+
+def test_dataset_of_another_format_version_is_refused(tmp_path, no_model_loads):
+    dataset = write_dataset(tmp_path / "ds", format_version=2)
+    with pytest.raises(DatasetError, match="format_version 2"):
+        run(dataset, tmp_path / "run")
+
+
+def test_dataset_without_groups_is_refused(tmp_path, no_model_loads):
+    dataset = write_dataset(tmp_path / "ds", correct_every=1)  # every solution correct: no contrast
+    with pytest.raises(DatasetError, match="no group has both a correct and an incorrect solution"):
+        run(dataset, tmp_path / "run")
+
+
+def test_dataset_missing_a_table_is_refused(tmp_path, no_model_loads):
+    dataset = write_dataset(tmp_path / "ds")
+    (dataset / "problems.parquet").unlink()
+    with pytest.raises(DatasetError, match=r"problems.parquet: missing"):
+        run(dataset, tmp_path / "run")
+
+
+def test_bad_option_is_a_recipe_error_naming_the_option(synthetic, tmp_path, no_model_loads):
+    with pytest.raises(trainer.RecipeError, match="algo must be one of"):
+        run(synthetic, tmp_path / "run", algo="ppo")
+
+
+# --- the data side -----------------------------------------------------------------------------
+
+
+def test_index_groups_solutions_by_problem_and_language(synthetic):
+    index = data.read_index(data.open_dataset(synthetic))
+    assert index.keys == [(p, "Python") for p in PROBLEMS]
+    assert [len(index.members(g)) for g in range(len(index))] == [24] * 4
+    assert index.names(index.members(1)[:2]) == ["s0020000", "s0020001"]
+
+
+def test_sampled_groups_have_a_correct_and_an_incorrect_solution(synthetic):
+    index = data.read_index(data.open_dataset(synthetic))
+    sampler = data.GroupSampler(index, group_size=4, seed=0)
+    seen = set()
+    for _ in range(40):
+        group, rows = sampler.next()
+        assert len(rows) == 4 and len(set(rows)) == 4
+        assert set(rows) <= set(index.members(group))
+        assert index.is_correct[rows].any() and not index.is_correct[rows].all()
+        seen.add(group)
+    assert seen == {0, 1, 2, 3}  # every problem once per epoch
+
+
+def test_a_small_pool_gives_all_it_has(synthetic):
+    index = data.read_index(data.open_dataset(synthetic))
+    small = index.subset([index.members(0)[:3], index.members(1)[:2]])
+    sampler = data.GroupSampler(small, group_size=4, seed=0)
+    assert sorted(len(sampler.next()[1]) for _ in range(2)) == [2, 3]
+
+
+def test_sampler_state_resumes_the_same_groups(synthetic):
+    index = data.read_index(data.open_dataset(synthetic))
+    a = data.GroupSampler(index, group_size=4, seed=3)
+    for _ in range(5):
+        a.next()
+    b = data.GroupSampler(index, group_size=4, seed=99)
+    b.load_state_dict(json.loads(json.dumps(a.state_dict())))
+    for _ in range(9):
+        (ga, ra), (gb, rb) = a.next(), b.next()
+        assert ga == gb and ra.tolist() == rb.tolist()
+
+
+def test_heldout_split_leaves_a_correct_and_an_incorrect_to_train_on(synthetic):
+    index = data.read_index(data.open_dataset(synthetic))
+    tiny = index.subset([index.members(0)[:2]] + [index.members(g) for g in (1, 2, 3)])
+    train, heldout = data.split_heldout(tiny, 0.25, seed=0)
+    assert len(train) == 4 and len(heldout.members(0)) == 6  # 12 correct + 12 incorrect: 3 + 3 out
+    assert train.members(0).tolist() == tiny.members(0).tolist()  # 1 + 1: nothing to spare
+    for g in range(len(train)):
+        assert not set(train.members(g)) & set(heldout.rows)
+        c = train.is_correct[train.members(g)]
+        assert c.any() and not c.all()
+
+
+def test_code_is_fetched_by_row_across_row_groups(synthetic):
+    store = data.CodeStore(synthetic / "solutions.parquet", cached_row_groups=1)
+    table = pq.read_table(synthetic / "solutions.parquet", columns=["code"])
+    rows = [90, 3, 16, 17, 95]
+    assert store.fetch(rows) == [table["code"][r].as_py() for r in rows]
+
+
+def test_long_sequences_are_truncated_keeping_half_for_the_solution():
+    assert data.join([1, 2], [3, 4, 5], 8) == ([1, 2, 3, 4, 5], 2, False)
+    assert data.join([1, 2], [3, 4, 5, 6, 7, 8, 9], 8) == ([1, 2, 3, 4, 5, 6, 7, 8], 2, True)
+    prompt, solution = list(range(10)), list(range(100, 110))
+    ids, n_prompt, cut = data.join(prompt, solution, 8)
+    assert cut and n_prompt == 4 and ids == [6, 7, 8, 9, 100, 101, 102, 103]  # prompt keeps its end
+
+
+def test_micro_batches_put_similar_lengths_together_under_the_token_budget():
+    lengths = [500, 40, 480, 50, 45, 510]
+    plan = data.plan_micro_batches(lengths, batch_tokens=4096, overhead=64)
+    assert sorted(map(sorted, plan)) == [[0, 2, 5], [1, 3, 4]]
+    plan = data.plan_micro_batches(lengths, batch_tokens=1000, overhead=64)
+    assert all(max(lengths[i] for i in b) * len(b) <= 1000 for b in plan)
+    assert sorted(i for b in plan for i in b) == list(range(6))
+    assert data.plan_micro_batches([3000], batch_tokens=1000) == [[0]]  # too long: alone
+
+
+def test_prompt_goes_through_the_chat_template_when_the_tokenizer_has_one(synthetic, tmp_path):
+    tokenizer = models.load_tokenizer(str(models.build_tiny(data.open_dataset(synthetic), tmp_path, 64, 0)))
+    plain = data.encode_prompt(tokenizer, "Print 1.")
+    assert tokenizer.decode(plain) == "Print 1.\n"
+    tokenizer.chat_template = "{% for m in messages %}<user>{{ m.content }}</user>{% endfor %}<assistant>"
+    assert tokenizer.decode(data.encode_prompt(tokenizer, "Print 1.")) == "<user>Print 1.</user><assistant>"
+    assert data.encode_solutions(tokenizer, ["print(1)"])[0][-1] == tokenizer.eos_token_id
+
+
+def test_prompts_render_the_recipe_template(synthetic):
+    dataset = data.open_dataset(synthetic)
+    [prompt] = data.render_prompts(dataset, [("p003", "Python")], "{statement}\nWrite {language}.")
+    assert prompt == "Read a string. Print it reversed.\nWrite Python."
+    with pytest.raises(trainer.RecipeError, match="template"):
+        data.render_prompts(dataset, [("p003", "Python")], "{statement} {oops}")
+
+
+# --- the loss ----------------------------------------------------------------------------------
+
+
+def test_loss_is_minus_the_group_mean_of_advantage_weighted_log_likelihood(synthetic, tmp_path):
+    dataset = data.open_dataset(synthetic)
+    base = models.build_tiny(dataset, tmp_path, 256, 0)
+    tokenizer, model = models.load_tokenizer(str(base)), models.load_model(str(base))
+    index = data.read_index(dataset)
+    prompts = [data.encode_prompt(tokenizer, p) for p in data.render_prompts(dataset, index.keys, "{statement}")]
+    t = trainer.resolve_recipe(load_recipe(), {"algo": "rloo", "grad_accum": 2, "batch_tokens": 64}).train
+    step = trainer.prepare_step(data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t)
+    assert len(step.groups) == 2 and len(step.batches) > 1  # small budget: several micro-batches
+
+    loss = sum(-(mb.weight * trainer.reduce_tokens(*trainer.token_logps(model, mb, True), "mean")).sum()
+               for mb in step.batches)
+
+    # By hand: each sequence alone, full logits, mean log-prob of its solution tokens.
+    store, expected = data.CodeStore(dataset.solutions), 0.0
+    for group, rows in step.groups:
+        adv = compute_advantages("rloo", torch.tensor(index.rewards[rows]), torch.tensor(index.is_correct[rows]))
+        for a, solution in zip(adv, data.encode_solutions(tokenizer, store.fetch(rows)), strict=True):
+            ids = torch.tensor([prompts[group] + solution])
+            logp = torch.log_softmax(model(ids).logits[0, :-1].double(), -1)
+            token_logp = logp[torch.arange(ids.shape[1] - 1), ids[0, 1:]][len(prompts[group]) - 1 :]
+            expected += -float(a) * token_logp.mean().item() / (len(rows) * len(step.groups))
+    assert loss.item() == pytest.approx(expected, rel=1e-4)
+
+
+def test_sft_skips_incorrect_solutions(synthetic, tmp_path):
+    dataset = data.open_dataset(synthetic)
+    tokenizer = models.load_tokenizer(str(models.build_tiny(dataset, tmp_path, 256, 0)))
+    index = data.read_index(dataset)
+    prompts = [data.encode_prompt(tokenizer, p) for p in data.render_prompts(dataset, index.keys, "{statement}")]
+    t = trainer.resolve_recipe(load_recipe(), {"algo": "sft"}).train
+    step = trainer.prepare_step(data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t)
+    forwarded = [i for mb in step.batches for i in mb.sequence]
+    assert sorted(forwarded) == np.flatnonzero(step.is_correct).tolist()
+
+
+# --- training ----------------------------------------------------------------------------------
+
+
+def test_rloo_raises_the_heldout_margin_of_correct_over_incorrect_on_the_sample(sample_dataset, tmp_path):
+    result = run(sample_dataset, tmp_path / "rloo", algo="rloo", steps=120, eval_fraction=0.15,
+                 max_length=1024, checkpoint_every=1000)
+    before, after = records(tmp_path / "rloo", "eval")
+    assert before["step"] == 0 and after["step"] == 120
+    assert after["margin"] > before["margin"] + 0.05, (before, after)
+    assert result.margin_after == after["margin"]
+
+
+def test_sft_trains_on_the_sample(sample_dataset, tmp_path):
+    result = run(sample_dataset, tmp_path / "sft", algo="sft", steps=10, max_length=1024)
+    steps = records(tmp_path / "sft")
+    assert len(steps) == 10 and all(np.isfinite(s["loss"]) for s in steps)
+    assert steps[-1]["logp_token"] > steps[0]["logp_token"]
+    assert result.checkpoint.name == "step-000010"
+
+
+def test_every_algorithm_runs_and_logs_its_stats(synthetic, tmp_path):
+    for algo in ("grpo", "exp"):
+        run(synthetic, tmp_path / algo, algo=algo, steps=2)
+        [first, _] = records(tmp_path / algo)
+        assert {"loss", "reward_mean", "adv_mean", "adv_std", "lr", "grad_norm", "padding_waste", "problems"} <= set(first)
+    assert first["adv_min"] > 0  # exp advantages are positive
+
+
+def test_checkpoint_holds_weights_tokenizer_recipe_and_fingerprint(synthetic, tmp_path):
+    result = run(synthetic, tmp_path / "run", steps=4, checkpoint_every=2, keep_checkpoints=0)
+    assert [p.name for p in trainer.checkpoints(tmp_path / "run")] == ["step-000002", "step-000004"]
+    info = json.loads((result.checkpoint / trainer.CHECKPOINT_FILE).read_text())
+    assert info["step"] == 4 and info["input_fingerprint"] == "synthetic-24-2"
+    assert info["recipe"]["train"]["algo"] == "rloo"
+    reloaded = models.load_model(str(result.checkpoint))  # save_pretrained format
+    assert models.load_tokenizer(str(result.checkpoint)).eos_token_id is not None
+    assert torch.equal(reloaded.state_dict()["model.norm.weight"], weights(result.checkpoint)["model.norm.weight"])
+
+
+@pytest.mark.parametrize("options", [{}, {"lora_r": 4, "kl": 0.1}, {"kl": 0.05, "grad_accum": 2}],
+                         ids=["full", "lora-kl", "full-kl-accum"])
+def test_resume_reproduces_the_uninterrupted_run(synthetic, tmp_path, options):
+    whole = run(synthetic, tmp_path / "whole", steps=6, checkpoint_every=3, **options)
+    trainer.train(synthetic, tmp_path / "parts", {"steps": 6, "checkpoint_every": 3, **options},
+                  progress=False, max_steps_this_call=4)  # "interrupted" after step 4: checkpoint at 3
+    resumed = trainer.train(synthetic, tmp_path / "parts", {"steps": 6}, resume=True, progress=False)
+    a, b = weights(whole.checkpoint), weights(resumed.checkpoint)
+    assert a.keys() == b.keys()
+    for name in a:
+        assert torch.equal(a[name], b[name]), name
+    assert [r["loss"] for r in records(tmp_path / "whole")] == [r["loss"] for r in records(tmp_path / "parts")]
+
+
+def test_existing_run_needs_resume_and_resume_keeps_the_runs_settings(synthetic, tmp_path):
+    run(synthetic, tmp_path / "run", steps=2)
+    with pytest.raises(trainer.TrainingError, match="already holds a run; pass --resume"):
+        run(synthetic, tmp_path / "run", steps=2)
+    with pytest.raises(trainer.TrainingError, match=r"\['algo'\] differ"):
+        trainer.train(synthetic, tmp_path / "run", {"algo": "grpo", "steps": 3}, resume=True, progress=False)
+    with pytest.raises(trainer.TrainingError, match="no run to resume"):
+        trainer.train(synthetic, tmp_path / "other", {}, resume=True, progress=False)
+
+
+def test_truncation_is_counted_and_reported(synthetic, tmp_path):
+    result = run(synthetic, tmp_path / "run", steps=3, max_length=24)
+    assert result.truncated > 0 and result.sequences == 12
+    assert records(tmp_path / "run")[-1]["truncated_total"] == result.truncated
+
+
+def test_nan_loss_stops_naming_the_step_and_group_and_keeps_the_last_checkpoint(synthetic, tmp_path):
+    calls = []
+
+    @register("test-nan-on-third")
+    def nan_on_third(rewards, is_correct):
+        calls.append(1)
+        return torch.full_like(rewards, float("nan") if len(calls) == 3 else 1.0)
+
+    try:
+        with pytest.raises(trainer.TrainingError) as error:
+            run(synthetic, tmp_path / "run", algo="test-nan-on-third", steps=5, checkpoint_every=2)
+    finally:
+        del ADVANTAGES["test-nan-on-third"]
+    message = str(error.value)
+    step3 = json.loads((tmp_path / "run" / "metrics.jsonl").read_text().splitlines()[-1])
+    assert step3["step"] == 2  # steps 1 and 2 logged, step 3 stopped
+    assert message.startswith("step 3: loss or gradient is nan on problem p0")
+    assert "submissions s0" in message and "step-000002" in message
+    assert [p.name for p in trainer.checkpoints(tmp_path / "run")] == ["step-000002"]
+
+
+def test_cli_trains_and_prints_a_summary(synthetic, tmp_path):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(cli, ["train", str(synthetic), "--steps", "3", "--algo", "grpo", "--out", str(out),
+                                      "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert "held-out margin" in result.output and "padding waste" in result.output
+    assert json.loads((out / trainer.RUN_FILE).read_text())["recipe"]["train"]["algo"] == "grpo"
+
+
+@pytest.mark.slow
+def test_lora_on_real_weights_if_present(sample_dataset, tmp_path):
+    """Opt-in (-m slow): LoRA on a small real model from the local HF cache, if one is there."""
+    name = "Qwen/Qwen2.5-0.5B-Instruct"
+    try:
+        models.load_tokenizer(name)
+    except Exception:
+        pytest.skip(f"{name} is not in the local Hugging Face cache")
+    result = run(sample_dataset, tmp_path / "run", model=name, lora_r=8, steps=3, max_length=1024,
+                 batch_tokens=4096, kl=0.05)
+    assert result.steps == 3 and result.margin_after is not None
