@@ -26,11 +26,11 @@ demo: $(BIN)/codelog
 
 test: $(BIN)/codelog
 	HF_HOME=$$(mktemp -d) $(BIN)/python -m pytest -q -p no:cacheprovider
-	$(BIN)/ruff check codelog tests bench
+	$(BIN)/ruff check codelog tests bench scripts
 
 lint: $(BIN)/codelog
-	$(BIN)/ruff check codelog tests bench
-	$(BIN)/ruff format --check codelog tests bench
+	$(BIN)/ruff check codelog tests bench scripts
+	$(BIN)/ruff format --check codelog tests bench scripts
 
 bench: $(BIN)/codelog
 	$(BIN)/python bench/train_step.py

@@ -34,7 +34,9 @@ def cli() -> None:
 @click.option(
     "--root",
     type=click.Path(path_type=Path, file_okay=False),
-    help="CodeNet root (metadata/, data/, problem_descriptions/). Default: the bundled sample.",
+    help="CodeNet root (metadata/, data/, problem_descriptions/). Default: the bundled sample. "
+    "With --source ci/junit: the export root code paths are relative to (default: the "
+    "directory of the first --input).",
 )
 @click.option(
     "--input",

@@ -197,7 +197,9 @@ def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport
     ]
     for what, claimed, actual in expect:
         if claimed != actual:
-            bad(f"counts: manifest {what.split(' ')[0]} is {claimed}, tables give {actual} ({what})")
+            bad(
+                f"counts: manifest {what.split(' ')[0]} is {claimed}, tables give {actual} ({what})"
+            )
     _compare_counts("rejects_by_reason", counts.get("rejects_by_reason"), by_reason, bad)
     _compare_counts("outcomes", counts.get("outcomes"), outcomes, bad)
     for rule, query in _invariant_queries(recipe):

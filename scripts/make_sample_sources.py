@@ -40,8 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import sample_judge  # noqa: E402
-from sample_catalogue import AC, CATALOGUE, Problem, Snippet  # noqa: E402
+import sample_judge
+from sample_catalogue import AC, CATALOGUE, Problem, Snippet
 
 ROOT = Path(__file__).resolve().parents[1] / "codelog" / "data" / "codenet-mini"
 SEED = "codelog-sample-v1"
@@ -84,8 +84,14 @@ def read_problems() -> dict[str, dict[str, str]]:
 def read_rows(problem_id: str) -> list[Row]:
     with open(ROOT / "metadata" / f"{problem_id}.csv", newline="") as f:
         return [
-            Row(r["submission_id"], r["problem_id"], r["user_id"], int(r["date"]),
-                r["original_language"], r["status"])
+            Row(
+                r["submission_id"],
+                r["problem_id"],
+                r["user_id"],
+                int(r["date"]),
+                r["original_language"],
+                r["status"],
+            )
             for r in csv.DictReader(f)
             if r["language"] == "Python"
         ]
@@ -114,18 +120,28 @@ def tokens(src: str) -> list[tokenize.TokenInfo]:
                 (r0, c0), (r1, c1) = begin.start, tok.end
                 text = "".join(lines[r0 - 1 : r1])
                 text = text[c0 : len(text) - len(lines[r1 - 1]) + c1]
-                merged.append(tokenize.TokenInfo(tokenize.STRING, text, begin.start, tok.end, begin.line))
+                merged.append(
+                    tokenize.TokenInfo(tokenize.STRING, text, begin.start, tok.end, begin.line)
+                )
         elif depth == 0:
             merged.append(tok)
     return merged
 
 
 def is_fstring(tok: tokenize.TokenInfo) -> bool:
-    return tok.type == tokenize.STRING and bool(re.match(r"[A-Za-z]*[fF][A-Za-z]*['\"]", tok.string))
+    return tok.type == tokenize.STRING and bool(
+        re.match(r"[A-Za-z]*[fF][A-Za-z]*['\"]", tok.string)
+    )
 
 
-_LAYOUT = {tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT,
-           tokenize.ENDMARKER}
+_LAYOUT = {
+    tokenize.NEWLINE,
+    tokenize.NL,
+    tokenize.INDENT,
+    tokenize.DEDENT,
+    tokenize.COMMENT,
+    tokenize.ENDMARKER,
+}
 
 # --------------------------------------------------------------------------- Python 2
 
@@ -162,7 +178,11 @@ def to_python2(code: str, keep_input: bool, print_parens: bool) -> str | None:
             edits.append((at(tok.start), at(tok.end), "raw_input"))
         if tok.string != "print":
             continue
-        if prev is not None and prev.type not in (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT):
+        if prev is not None and prev.type not in (
+            tokenize.NEWLINE,
+            tokenize.INDENT,
+            tokenize.DEDENT,
+        ):
             return None  # print used inside an expression
         depth, close, commas = 0, None, 0
         for j in range(i + 1, len(toks)):
@@ -292,15 +312,16 @@ def build(problem: Problem, status: str, design: Design, dialect: str) -> str | 
     code = r_code[:slot] + [indent + ln if ln else ln for ln in b_code] + r_code[slot + 1 :]
     if design.wrapper != "none":
         code = ["def main():"] + ["    " + ln if ln else ln for ln in code] + ["", ""]
-        code += ["main()"] if design.wrapper == "main" else [
-            'if __name__ == "__main__":', "    main()"]
+        code += (
+            ["main()"] if design.wrapper == "main" else ['if __name__ == "__main__":', "    main()"]
+        )
     imports = list(dict.fromkeys(r_imports + b_imports))
     out: list[str] = []
     if imports:
-        out += imports + [""]
+        out += [*imports, ""]
     for helpers in (r_helpers, b_helpers):
         if helpers:
-            out += helpers + ["", ""] if helpers[0].startswith("def ") else helpers + [""]
+            out += [*helpers, "", ""] if helpers[0].startswith("def ") else [*helpers, ""]
     return "\n".join(out + code) + "\n"
 
 
@@ -308,17 +329,41 @@ def build(problem: Problem, status: str, design: Design, dialect: str) -> str | 
 
 _BINARY = {"+", "-", "*", "/", "//", "%", "**", "==", "!=", "<", ">", "<=", ">=", "&", "|", "^"}
 _ASSIGN = {"=", "+=", "-=", "*=", "/=", "//=", "%=", "**="}
-_PY2_BUILTINS = {"raw_input", "xrange", "unicode", "long", "reduce", "unichr", "basestring",
-                 "file", "cmp", "execfile", "apply", "buffer", "intern", "coerce", "reload"}
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+_PY2_BUILTINS = set(
+    _words(
+        "raw_input xrange unicode long reduce unichr basestring file cmp execfile apply buffer "
+        "intern coerce reload"
+    )
+)
 _NOT_RENAMED = set(dir(builtins)) | _PY2_BUILTINS | set(keyword.kwlist) | {"print", "exec", "_"}
-_VAR_POOL = (
+_VAR_POOL = _words(
     "x y z p q m k t u v w c d e f g h j o num val tmp res cnt arr lst nums data vals total cur "
     "best idx pos flag buf seq left right first second top mx mn area length result answer "
     "digits count chars stack out text word row col n1 n2 aa bb xs ys tot ret acc kk ii jj"
-).split()
-_FUNC_POOL = "solve calc f func run resolve compute go helper work".split()
-_COMMENTS = ("input", "read input", "output", "answer", "solve", "main", "debug", "loop",
-             "edge case", "TODO", "O(N)", "check", "print answer", "init")
+)
+_FUNC_POOL = _words("solve calc f func run resolve compute go helper work")
+_COMMENTS = (
+    "input",
+    "read input",
+    "output",
+    "answer",
+    "solve",
+    "main",
+    "debug",
+    "loop",
+    "edge case",
+    "TODO",
+    "O(N)",
+    "check",
+    "print answer",
+    "init",
+)
 _COMMENTS_JA = ("入力", "出力", "答え", "ループ", "解答")
 
 
@@ -402,8 +447,9 @@ def user_names(toks: list[tokenize.TokenInfo]) -> tuple[list[str], set[int]]:
     return names, {i for i, name in uses.items() if name not in frozen}
 
 
-def rename_map(rng: random.Random, scheme: str, names: list[str], taken: set[str],
-               functions: set[str]) -> dict[str, str]:
+def rename_map(
+    rng: random.Random, scheme: str, names: list[str], taken: set[str], functions: set[str]
+) -> dict[str, str]:
     used = set(taken)
     mapping: dict[str, str] = {}
     for name in names:
@@ -427,19 +473,29 @@ def unary_operators(toks: list[tokenize.TokenInfo]) -> set[int]:
     for i, tok in enumerate(toks):
         if tok.type in _LAYOUT:
             continue
-        if tok.type == tokenize.OP and tok.string in ("+", "-", "*", "**", "~") and (
-            prev is None
-            or (prev.type == tokenize.OP and prev.string not in ")]}")
-            or keyword.iskeyword(prev.string)
-            or prev.string == "print"
+        if (
+            tok.type == tokenize.OP
+            and tok.string in ("+", "-", "*", "**", "~")
+            and (
+                prev is None
+                or (prev.type == tokenize.OP and prev.string not in ")]}")
+                or keyword.iskeyword(prev.string)
+                or prev.string == "print"
+            )
         ):
             unary.add(i)
         prev = tok
     return unary
 
 
-def _gap(style: Style, prev: tokenize.TokenInfo, tok: tokenize.TokenInfo, gap: int,
-         prev_binary: bool, tok_binary: bool) -> int:
+def _gap(
+    style: Style,
+    prev: tokenize.TokenInfo,
+    tok: tokenize.TokenInfo,
+    gap: int,
+    prev_binary: bool,
+    tok_binary: bool,
+) -> int:
     """The spaces between two tokens on a line under a style (the original gap is `gap`)."""
     if tok.type == tokenize.COMMENT:
         return gap
@@ -451,8 +507,12 @@ def _gap(style: Style, prev: tokenize.TokenInfo, tok: tokenize.TokenInfo, gap: i
             return 0
     if style.tight_comma and prev.type == tokenize.OP and prev.string == ",":
         return 0
-    if style.pad_parens and gap == 0 and (
-        (prev.string == "(" and tok.string != ")") or (tok.string == ")" and prev.string != "(")
+    if (
+        style.pad_parens
+        and gap == 0
+        and (
+            (prev.string == "(" and tok.string != ")") or (tok.string == ")" and prev.string != "(")
+        )
     ):
         return 1
     if style.print_space and prev.string == "print" and tok.string == "(":
@@ -471,8 +531,13 @@ def restyle(src: str, style: Style, rng: random.Random, dialect: str) -> str:
 
     rows: dict[int, list[int]] = defaultdict(list)
     for i, tok in enumerate(toks):
-        if tok.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT,
-                            tokenize.ENDMARKER):
+        if tok.type not in (
+            tokenize.NEWLINE,
+            tokenize.NL,
+            tokenize.INDENT,
+            tokenize.DEDENT,
+            tokenize.ENDMARKER,
+        ):
             rows[tok.start[0]].append(i)
     # (text, indent, simple): simple lines hold one whole logical line and may take a comment
     lines: list[tuple[str, str, bool]] = []
@@ -514,7 +579,9 @@ def restyle(src: str, style: Style, rng: random.Random, dialect: str) -> str:
     for i in sorted(rng.sample(simple_rows, min(style.tail_comments, len(simple_rows)))):
         text, indent, simple = lines[i]
         lines[i] = (f"{text}  # {rng.choice(phrases)}", indent, simple)
-    for i in sorted(rng.sample(simple_rows, min(style.line_comments, len(simple_rows))), reverse=True):
+    for i in sorted(
+        rng.sample(simple_rows, min(style.line_comments, len(simple_rows))), reverse=True
+    ):
         lines.insert(i, (f"{lines[i][1]}# {rng.choice(phrases)}", "", False))
     text = "\n".join([*style.header, *(ln[0] for ln in lines)]).rstrip("\n") + style.ending
     return text.replace("\n", "\r\n") if style.crlf else text
@@ -562,7 +629,9 @@ def generate(problem_id: str, rows: list[Row], headers: tuple[str, ...]) -> list
         else:
             candidates = [d for d in cores(problem, row.status) if runs_here(d)]
             if not candidates:
-                raise SystemExit(f"{problem_id}: no design for {row.status} in {row.original_language}")
+                raise SystemExit(
+                    f"{problem_id}: no design for {row.status} in {row.original_language}"
+                )
             fewest = min(uses[d.core] for d in candidates)
             design = rng.choice([d for d in candidates if uses[d.core] == fewest])
             if design.program is None:
@@ -601,7 +670,17 @@ class Extra:
 
 
 EXTRAS = (
-    Extra("s999000001", "p02256", "Python3", "Compile Error", "0", "0", "0/10", 0, 312, """\
+    Extra(
+        "s999000001",
+        "p02256",
+        "Python3",
+        "Compile Error",
+        "0",
+        "0",
+        "0/10",
+        0,
+        312,
+        """\
 def gcd(a, b)
     while b:
         a, b = b, a % b
@@ -610,13 +689,35 @@ def gcd(a, b)
 
 a, b = map(int, input().split())
 print(gcd(a, b))
-"""),
-    Extra("s999000002", "p02400", "Python3", "Compile Error", "0", "0", "0/5", 1, 95, """\
+""",
+    ),
+    Extra(
+        "s999000002",
+        "p02400",
+        "Python3",
+        "Compile Error",
+        "0",
+        "0",
+        "0/5",
+        1,
+        95,
+        """\
 import math
 r = float(input())
 print("{:.6f} {:.6f}".format(math.pi * r * r, 2 * math.pi * r)
-"""),
-    Extra("s999000003", "p02971", "Python (3.8.2)", "Compile Error", "", "", "", 0, 240, """\
+""",
+    ),
+    Extra(
+        "s999000003",
+        "p02971",
+        "Python (3.8.2)",
+        "Compile Error",
+        "",
+        "",
+        "",
+        0,
+        240,
+        """\
 n = int(input())
 a = [int(input()) for _ in range(n)]
 s = sorted(a)
@@ -625,19 +726,52 @@ for x in a:
         print(s[-2])
      else:
         print(s[-1])
-"""),
-    Extra("s999000004", "p03001", "Python (3.8.2)", "Compile Error", "", "", "", 0, 61, """\
+""",
+    ),
+    Extra(
+        "s999000004",
+        "p03001",
+        "Python (3.8.2)",
+        "Compile Error",
+        "",
+        "",
+        "",
+        0,
+        61,
+        """\
 W, H, x, y = map(int, input().split())
 if 2 * x == W and 2 * y == H
     print(W * H / 2, 1)
 else:
     print(W * H / 2, 0)
-"""),
-    Extra("s999000005", "p03242", "Python (3.8.2)", "Compile Error", "", "", "", 0, 48, """\
+""",
+    ),
+    Extra(
+        "s999000005",
+        "p03242",
+        "Python (3.8.2)",
+        "Compile Error",
+        "",
+        "",
+        "",
+        0,
+        48,
+        """\
 n = int(input())
 print 1110 - n
-"""),
-    Extra("s999000006", "p04030", "PyPy3 (7.3.0)", "Compile Error", "", "", "", 0, 133, """\
+""",
+    ),
+    Extra(
+        "s999000006",
+        "p04030",
+        "PyPy3 (7.3.0)",
+        "Compile Error",
+        "",
+        "",
+        "",
+        0,
+        133,
+        """\
 s = input()
 ans = ""
 for c in s:
@@ -646,9 +780,19 @@ for c in s:
     else:
         ans += c
 print(ans)
-"""),
-    Extra("s999000007", "p04030", "Python (3.8.2)", "Output Limit Exceeded", "2207", "147316", "",
-          1, 410, """\
+""",
+    ),
+    Extra(
+        "s999000007",
+        "p04030",
+        "Python (3.8.2)",
+        "Output Limit Exceeded",
+        "2207",
+        "147316",
+        "",
+        1,
+        410,
+        """\
 s = input()
 ans = ""
 i = 0
@@ -658,9 +802,19 @@ while i < len(s):
     else:
         ans += s[i]
     print(ans)
-"""),
-    Extra("s999000008", "p02407", "Python3", "Output Limit Exceeded", "200", "5620", "0/4", 2, 187,
-          """\
+""",
+    ),
+    Extra(
+        "s999000008",
+        "p02407",
+        "Python3",
+        "Output Limit Exceeded",
+        "200",
+        "5620",
+        "0/4",
+        2,
+        187,
+        """\
 n = int(input())
 a = input().split()
 b = []
@@ -669,14 +823,26 @@ while i >= 0:
     b.append(a[i])
     print(" ".join(b))
     i - 1
-"""),
-    Extra("s999000009", "p00002", "Python3", "Judge Not Available", "0", "0", "", 3, 600, """\
+""",
+    ),
+    Extra(
+        "s999000009",
+        "p00002",
+        "Python3",
+        "Judge Not Available",
+        "0",
+        "0",
+        "",
+        3,
+        600,
+        """\
 import sys
 
 for line in sys.stdin:
     a, b = map(int, line.split())
     print(len(str(a + b)))
-"""),
+""",
+    ),
 )
 EXTRA_PREFIX = "s9990000"
 
@@ -691,12 +857,29 @@ def extra_rows(problem_id: str, rows: list[Row]) -> list[tuple[Row, Extra, str]]
         )
         model = accepted[extra.nth]
         date = model.date - extra.seconds_before
-        row = Row(extra.submission_id, problem_id, model.user_id, date, extra.original_language,
-                  extra.status)
+        row = Row(
+            extra.submission_id,
+            problem_id,
+            model.user_id,
+            date,
+            extra.original_language,
+            extra.status,
+        )
         size = len(extra.source.encode())
-        fields = [extra.submission_id, problem_id, model.user_id, str(date), "Python",
-                  extra.original_language, "py", extra.status, extra.cpu_time, extra.memory,
-                  str(size), extra.accuracy]
+        fields = [
+            extra.submission_id,
+            problem_id,
+            model.user_id,
+            str(date),
+            "Python",
+            extra.original_language,
+            "py",
+            extra.status,
+            extra.cpu_time,
+            extra.memory,
+            str(size),
+            extra.accuracy,
+        ]
         out.append((row, extra, ",".join(fields) + "\n"))
     return out
 
@@ -722,7 +905,7 @@ def render() -> tuple[list[Source], dict[Path, bytes]]:
     metadata: dict[Path, bytes] = {}
     for problem_id in sorted(CATALOGUE):
         real = [r for r in read_rows(problem_id) if not r.submission_id.startswith(EXTRA_PREFIX)]
-        headers = CATALOGUE[problem_id].headers + (f"# {problems[problem_id]['name']}",)
+        headers = (*CATALOGUE[problem_id].headers, f"# {problems[problem_id]['name']}")
         sources += generate(problem_id, real, headers)
         extras = extra_rows(problem_id, real)
         sources += [Source(row, None, None, extra.source) for row, extra, _ in extras]
@@ -757,7 +940,8 @@ def check(sources: list[Source]) -> int:
     problems = read_problems()
     samples = {
         pid: sample_judge.parse_samples(
-            (ROOT / "problem_descriptions" / f"{pid}.html").read_text(encoding="utf-8"))
+            (ROOT / "problem_descriptions" / f"{pid}.html").read_text(encoding="utf-8")
+        )
         for pid in CATALOGUE
     }
     python2 = sample_judge.find_python2()
@@ -777,8 +961,9 @@ def check(sources: list[Source]) -> int:
                 return sample_judge.COMPILE_ERROR
             argv = sample_judge.python3_argv(path)
         limits = problems[s.row.problem_id]
-        return sample_judge.judge(argv, samples[s.row.problem_id], int(limits["time_limit"]),
-                                  int(limits["memory_limit"]))[0]
+        return sample_judge.judge(
+            argv, samples[s.row.problem_id], int(limits["time_limit"]), int(limits["memory_limit"])
+        )[0]
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = list(pool.map(verdict, sources))
@@ -788,8 +973,10 @@ def check(sources: list[Source]) -> int:
         table[(s.row.problem_id, s.row.status, got)] += 1
         if got != expected_verdict(s.row.status) and not got.startswith("skipped"):
             bad += 1
-            print(f"MISMATCH {s.row.problem_id}/{s.row.submission_id} py{s.row.dialect} "
-                  f"{s.row.status!r} -> {got!r}  {s.design}")
+            print(
+                f"MISMATCH {s.row.problem_id}/{s.row.submission_id} py{s.row.dialect} "
+                f"{s.row.status!r} -> {got!r}  {s.design}"
+            )
     for (pid, status, got), n in sorted(table.items()):
         print(f"{pid}  {status:24} -> {got:24} {n:4}")
     return bad

@@ -215,9 +215,9 @@ def test_reject_mode_rejects_the_bad_row_and_counts_add_up(tmp_path, name):
 
     assert counts["rows_in"] == rows_read(tree) == solutions.num_rows + len(rejects)
     assert counts["solutions"] == solutions.num_rows
-    assert counts["rejects_by_reason"] == (
-        {case.reason: 1} if case.reason else {}
-    ), "exactly the broken row is rejected"
+    assert counts["rejects_by_reason"] == ({case.reason: 1} if case.reason else {}), (
+        "exactly the broken row is rejected"
+    )
     if case.reason:
         (reject,) = rejects
         assert (reject["submission_id"], reject["reason"]) == (case.submission_id, case.reason)
@@ -316,7 +316,8 @@ def test_a_ragged_row_of_another_language_is_not_this_builds_row(tmp_path):
     tree.write()
     path = tree.csv_path("p00001")
     path.write_bytes(
-        path.read_bytes() + b"s000000099,p00001,u1,1600000000,C++,C++ (GCC 9),cpp,Accepted,1,2,3,,x\n"
+        path.read_bytes()
+        + b"s000000099,p00001,u1,1600000000,C++,C++ (GCC 9),cpp,Accepted,1,2,3,,x\n"
     )
     report = build(tree, tmp_path / "out", "fail")  # fail mode: a Python build is not stopped
     assert report.manifest["counts"]["rows_in"] == 8
@@ -328,3 +329,51 @@ def test_an_unreadable_metadata_file_is_an_input_error(tmp_path):
     tree.csv_path("p00003").mkdir()
     with pytest.raises(CodelogError, match=r"p00003\.csv: cannot read"):
         build(tree, tmp_path / "out", "reject")
+
+
+@pytest.mark.parametrize("on_error", ["reject", "fail"])
+@pytest.mark.parametrize(
+    "break_it",
+    [
+        lambda t: replace_in_line(t.csv_path("p00001"), 4, b"Python,", b"Py\rthon,"),
+        # one CRLF among LFs (DuckDB copes when the last field is empty, not otherwise)
+        lambda t: edit_line(t.csv_path("p00001"), 4, lambda s: s + b"4/4\r"),
+    ],
+    ids=["stray_cr", "mixed_line_breaks"],
+)
+def test_line_breaks_the_csv_reader_cannot_split_stop_the_build_naming_the_line(
+    tmp_path, on_error, break_it
+):
+    # DuckDB's reader stops on these rather than rejecting the row: an error in both modes.
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    break_it(tree)
+    with pytest.raises(InputError) as info:
+        build(tree, tmp_path / "out", on_error)
+    assert str(info.value).startswith(f"{tree.csv_path('p00001')} line 4: ")
+    assert "carriage return" in str(info.value)
+
+
+def _ragged_problem_list(t: CodenetTree) -> None:
+    edit_line(t.root / "metadata" / "problem_list.csv", 2, lambda s: s + b",surplus")
+
+
+def test_a_ragged_problem_list_row_leaves_that_problem_unnamed(tmp_path):
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    _ragged_problem_list(tree)
+    report = build(tree, tmp_path / "out", "reject")
+    assert report.manifest["counts"]["rows_in"] == 8  # submissions are unaffected
+    problems = pq.read_table(tmp_path / "out" / "problems.parquet").to_pylist()
+    assert {p["problem_id"]: p["name"] for p in problems} == {
+        "p00001": None,
+        "p00002": "Problem p00002",
+    }
+
+
+def test_a_ragged_problem_list_row_fails_naming_the_line(tmp_path):
+    tree = CodenetTree.standard(tmp_path / "tree")
+    tree.write()
+    _ragged_problem_list(tree)
+    with pytest.raises(InputError, match=r"problem_list\.csv line 2: .*Found: 9"):
+        build(tree, tmp_path / "out", "fail")

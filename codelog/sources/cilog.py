@@ -197,10 +197,17 @@ def _reader(fmt: str, path: Path, columns: Sequence[str] = ()) -> str:
             "quote='\"', escape='\"', strict_mode=true, null_padding=false) WITH ORDINALITY"
         )
     if fmt in ("jsonl", "json"):
+        # With `columns`, each record is one JSON value per named key (parsed once, here);
+        # without, the whole record as one JSON value `j` (to list its keys).
         layout = "newline_delimited" if fmt == "jsonl" else "auto"
+        if columns:
+            cols = ", ".join(f"{_sql_str(c)}: 'JSON'" for c in columns)
+            shape = f"records=true, columns={{{cols}}}"
+        else:
+            shape = "records=false, columns={'j': 'JSON'}"
         return (
-            f"read_json({p}, format='{layout}', records=false, columns={{'j': 'JSON'}}, "
-            "maximum_object_size=1073741824) WITH ORDINALITY"
+            f"read_json({p}, format='{layout}', {shape}, maximum_object_size=1073741824) "
+            "WITH ORDINALITY"
         )
     if fmt == "parquet":
         return f"read_parquet({p}, file_row_number=true)"
@@ -283,6 +290,7 @@ def _open_table(
                 )
             _check_columns(label, list(first_row), fields, required, line=None)
         types = dict.fromkeys(first_row, "JSON")
+        reader = _reader(fmt, path, list(first_row))
         row_expr = "ordinality"
     else:
         reader = _reader(fmt, path)
@@ -358,9 +366,9 @@ def _field_sql(name: str, kind: str, raw_type: str | None, fmt: str) -> tuple[st
         return f"NULL::{target}", "false", "NULL"
     col = _ident(name)
     if raw_type == "JSON":
-        jt = f"json_type(j, {_sql_str('$.' + name)})"
-        text = f"(j->>{_sql_str('$.' + name)})"
-        shown = f"(j->{_sql_str('$.' + name)})::VARCHAR"
+        jt = f"json_type({col})"
+        text = f"({col}->>'$')"
+        shown = f"{col}::VARCHAR"
         if kind == "string":
             return (
                 f"CASE WHEN {jt} = 'VARCHAR' THEN nullif({text}, '') END",
@@ -411,10 +419,11 @@ def _checked_sql(table: _Table, language: str, root: Path) -> str:
                 WHEN submission_id IS NULL OR problem_id IS NULL OR language IS NULL
                     THEN 'missing_value'
                 WHEN status IS NULL THEN 'missing_status'
-                WHEN lower(language) <> lower({lang}) THEN 'other_language'
                 WHEN code IS NULL AND code_path IS NULL THEN 'missing_code'
                 WHEN code IS NOT NULL AND code_path IS NOT NULL THEN 'ambiguous_code'
                 WHEN {_ESCAPE_SQL} THEN 'path_escape'
+                -- last: a row that breaks the schema is bad input whatever its language
+                WHEN lower(language) <> lower({lang}) THEN 'other_language'
             END AS reason
         FROM typed
     )

@@ -7,6 +7,7 @@ SQL; rows its CSV reader cannot parse are kept as `malformed_row` rejects with f
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -115,7 +116,49 @@ def _resolve_language(con: duckdb.DuckDBPyConnection, language: str) -> str:
     return row[0][0] if row else language
 
 
-def _problems(con: duckdb.DuckDBPyConnection, root: Path, wanted: list[str]) -> pa.Table:
+def _line_break_fault(path: Path) -> int | None:
+    """The first line whose line break differs from the header's (\\n or \\r\\n), or that holds
+    a carriage return elsewhere: DuckDB's CSV reader stops on those instead of rejecting a row."""
+    try:
+        with path.open("rb") as f:
+            crlf = None
+            for number, line in enumerate(f, start=1):
+                body = line.removesuffix(b"\n")
+                ends_crlf = body.endswith(b"\r")
+                if crlf is None:
+                    crlf = ends_crlf
+                if b"\r" in body.removesuffix(b"\r") or (
+                    line.endswith(b"\n") and ends_crlf != crlf
+                ):
+                    return number
+                if not line.endswith(b"\n") and ends_crlf:  # a lone CR ends the file
+                    return number
+    except OSError:
+        return None
+    return None
+
+
+def _read_error(exc: duckdb.Error, fallback: Path) -> InputError:
+    """A CSV error DuckDB raised instead of storing a reject, naming the file and, if it can
+    be found, the line."""
+    text = str(exc)
+    named = re.search(r"^\s*file = (.+)$", text, re.MULTILINE)
+    path = Path(named.group(1).strip()) if named else fallback
+    line = _line_break_fault(path) if path.is_file() else None
+    if line is not None:
+        return InputError(
+            path,
+            "stray carriage return or mixed line breaks (use \\n or \\r\\n throughout)",
+            line=line,
+        )
+    return InputError(path, f"cannot read: {text.splitlines()[0] if text else exc!r}")
+
+
+def _problems(
+    con: duckdb.DuckDBPyConnection, root: Path, wanted: list[str], on_error: str
+) -> pa.Table:
+    """Names, limits and statements of `wanted` problems. A problem_list.csv row that cannot be
+    read leaves that problem without name and limits (on_error = "reject"), or stops the build."""
     plist = root / "metadata" / "problem_list.csv"
     rows: dict[str, dict] = {}
     if plist.exists():
@@ -124,10 +167,18 @@ def _problems(con: duckdb.DuckDBPyConnection, root: Path, wanted: list[str]) -> 
         try:
             table = con.sql(
                 f"SELECT * FROM read_csv({_sql_str(str(plist))}, header=true, columns={{{names}}}, "
-                "auto_detect=false)"
+                "auto_detect=false, delim=',', quote='\"', escape='\"', strict_mode=true, "
+                "null_padding=false, store_rejects=true, rejects_table='plist_rejects', "
+                "rejects_scan='plist_rejects_scan')"
+            ).fetchall()
+            bad = con.sql(
+                "SELECT line, column_name, error_message FROM plist_rejects ORDER BY line LIMIT 1"
             ).fetchall()
         except duckdb.Error as exc:
-            raise InputError(plist, f"cannot read: {exc}") from None
+            raise _read_error(exc, plist) from None
+        if bad and on_error == "fail":
+            line, column, message = bad[0]
+            raise InputError(plist, message, line=line, column=column)
         for rec in table:
             rows[rec[0]] = dict(zip(schema.PROBLEM_LIST_COLUMNS, rec, strict=True))
     out: dict[str, list] = {name: [] for name in schema.PROBLEM.names}
@@ -136,7 +187,11 @@ def _problems(con: duckdb.DuckDBPyConnection, root: Path, wanted: list[str]) -> 
         statement = root / "problem_descriptions" / f"{pid}.html"
         prompt = None
         if statement.exists():
-            prompt = html_to_text(statement.read_text(encoding="utf-8", errors="replace"))
+            try:
+                html = statement.read_text(encoding="utf-8", errors="replace")
+            except OSError as exc:
+                raise InputError(statement, f"cannot read: {exc.strerror or exc}") from None
+            prompt = html_to_text(html)
         out["problem_id"].append(pid)
         out["name"].append(rec.get("name"))
         out["dataset"].append(rec.get("dataset"))
@@ -219,7 +274,8 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
         every_column = ", ".join(schema.CODENET_COLUMNS)
         rows_total, problem_ids, _ = con.execute(
             "SELECT count(*) FILTER (WHERE lower(language) = lower($1)), "
-            "list(DISTINCT problem_id ORDER BY problem_id) FILTER (WHERE lower(language) = lower($1)), "
+            "list(DISTINCT problem_id ORDER BY problem_id) FILTER (WHERE lower(language) = lower($1) "
+            f"AND regexp_full_match(problem_id, '{_ID_PATTERN}')), "  # others are bad_id rejects
             f"max(hash({every_column})) FROM meta",
             [lang],
         ).fetchall()[0]
@@ -240,13 +296,13 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
         if recipe.limits.on_error == "fail":
             _fail_on_duplicate_ids(con, lang, root)
     except duckdb.Error as exc:
-        raise InputError(root / "metadata", f"cannot read metadata: {exc}") from None
+        raise _read_error(exc, root / "metadata") from None
     if malformed and recipe.limits.on_error == "fail":
         path, line, column, _kind, message, _ = malformed[0]
         raise InputError(path, message, line=line, column=column)
 
     problem_ids = problem_ids or []
-    problems = _problems(con, root, problem_ids)
+    problems = _problems(con, root, problem_ids, recipe.limits.on_error)
     data_root = root / "data"
 
     def batches(batch_size: int) -> Iterator[pa.RecordBatch]:
@@ -300,9 +356,11 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
             FROM meta
             WHERE lower(language) = lower({_sql_str(lang)})
         """
-        reader = con.sql(query).to_arrow_reader(batch_size)
-        for batch in reader:
-            yield batch.cast(schema.SUBMISSION) if batch.schema != schema.SUBMISSION else batch
+        try:
+            for batch in con.sql(query).to_arrow_reader(batch_size):
+                yield batch.cast(schema.SUBMISSION) if batch.schema != schema.SUBMISSION else batch
+        except duckdb.Error as exc:  # the first scan read every column: not expected here
+            raise _read_error(exc, root / "metadata") from None
         if malformed:
             yield _malformed_batch(malformed, root)
 
