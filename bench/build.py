@@ -167,11 +167,12 @@ def ensure_tree(size: int, seed: int, tree_dir: Path) -> tuple[Path, dict]:
         "--out", str(tree), "--seed", str(seed), "--du",
     ]  # fmt: skip
     print(f"[{size:,}] generating {tree} ...", flush=True)
-    with open(tree_dir / f"synth-{size}.log", "wb") as log:
-        subprocess.run(cmd, check=True, stdout=log, stderr=subprocess.STDOUT)
+    run = run_watched(cmd, tree_dir / f"synth-{size}.log")
+    if run["exit_code"] != 0:
+        raise SystemExit(f"synth_codenet failed: see {run['log']}")
     info = json.loads(marker.read_text())
     info["reused"] = False
-    info["cmd"] = " ".join(cmd)
+    info["run"] = run  # wall, CPU, and the other processes' CPU while it ran
     return tree, info
 
 
@@ -347,13 +348,15 @@ def main(argv: list[str] | None = None) -> None:
         f"load before: {os.getloadavg()[0]:.2f}",
         flush=True,
     )
-    results = [bench_size(size, args) for size in sizes]
-    report = f"{table(results)}\n\nGoals:\n{goals(results)}"
-    print("\n" + report)
     json_out = args.json_out or args.tree_dir / "bench-build.json"
-    json_out.write_text(
-        json.dumps({"sizes": sizes, "results": results, "report": report}, indent=2)
-    )
+    results = []
+    for size in sizes:  # the JSON is rewritten after each size: a long run is never all lost
+        results.append(bench_size(size, args))
+        report = f"{table(results)}\n\nGoals:\n{goals(results)}"
+        json_out.write_text(
+            json.dumps({"sizes": sizes, "results": results, "report": report}, indent=2)
+        )
+    print("\n" + report)
     print(f"\nall measurements: {json_out}")
 
 

@@ -12,6 +12,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import signal
 import time
 from collections import deque
 from collections.abc import Iterator
@@ -223,19 +224,36 @@ def _run_stage_tasks(tasks: Iterator[StageTask], workers: int) -> Iterator[Any]:
             yield stage_batch(task)
         return
     context = multiprocessing.get_context("spawn")  # the parent holds DuckDB threads: no fork
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        window: deque[Future] = deque()
-        try:
-            for task in tasks:
-                window.append(pool.submit(stage_batch, task))
-                if len(window) >= 2 * workers:
-                    yield window.popleft().result()
-            while window:
+    pool = _start_pool(workers, context)
+    window: deque[Future] = deque()
+    try:
+        for task in tasks:
+            window.append(pool.submit(stage_batch, task))
+            if len(window) >= 2 * workers:
                 yield window.popleft().result()
-        except BaseException:
-            for future in window:
-                future.cancel()
-            raise
+        while window:
+            yield window.popleft().result()
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    else:
+        pool.shutdown(wait=True)
+
+
+def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:
+    """A pool whose workers ignore Ctrl-C: the parent alone reacts, stops them, reports once.
+
+    The workers are spawned while SIGINT is ignored, a disposition they inherit through exec,
+    so even a worker still importing cannot print a KeyboardInterrupt traceback.
+    """
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        for _ in range(workers):  # each submit spawns a worker while none is idle
+            pool.submit(int)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return pool
 
 
 # -- grouping and publishing ------------------------------------------------------------------
@@ -354,6 +372,9 @@ def _manifest(
     }
 
 
+_LICENCE = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
+
+
 def dataset_card(manifest: dict[str, Any]) -> str:
     counts = manifest["counts"]
     reasons = (
@@ -397,8 +418,7 @@ Rows in: {counts["rows_in"]:,} = solutions + rejects. Input fingerprint `{manife
 
 Load with `datasets.load_dataset("path/to/this/dir")` (the `solutions` config by default) or
 query with `codelog sql path/to/this/dir "SELECT ..."`.
-Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).
-"""
+{_LICENCE.get(manifest["source"], "")}"""
 
 
 def print_summary(report: BuildReport) -> None:

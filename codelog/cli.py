@@ -123,7 +123,7 @@ def build(
     "--lr",
     "learning_rate",
     type=float,
-    help="Peak learning rate. [1e-3 tiny, 1e-4 LoRA, 1e-5 full]",
+    help="Peak learning rate. [3e-3 tiny, 1e-4 LoRA, 1e-5 full]",
 )
 @click.option("--warmup-steps", type=int, help="Linear warm-up steps. [recipe: 10]")
 @click.option("--grad-accum", type=int, help="Groups per optimizer step. [recipe: 1]")

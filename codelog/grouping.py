@@ -38,7 +38,7 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
     return f"""
     WITH staged AS (
         SELECT seq, submission_id, problem_id, language, status, date, {key} AS dedup_key,
-               reject_reason, reject_detail
+               reject_reason, reject_detail, origin
         FROM {staged}
     ),
     normalized AS (
@@ -47,7 +47,7 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
                 WHEN s.reject_reason IS NOT NULL THEN s.reject_reason
                 WHEN m.outcome IS NULL THEN 'unknown_status'
                 WHEN m.outcome = '{UNSCORABLE}' THEN 'unscorable'
-                WHEN row_number() OVER (PARTITION BY s.submission_id ORDER BY s.seq) > 1
+                WHEN row_number() OVER ids > 1
                     THEN 'duplicate_submission_id'
             END AS reason,
             CASE
@@ -55,10 +55,13 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
                 WHEN m.outcome IS NULL THEN 'status ' || coalesce('''' || s.status || '''', 'NULL')
                     || ' is not in the recipe'
                 WHEN m.outcome = '{UNSCORABLE}' THEN 'judge-side status ''' || s.status || ''''
+                WHEN row_number() OVER ids > 1
+                    THEN 'submission id first seen at ' || coalesce(first_value(s.origin) OVER ids, '?')
             END AS detail
         FROM staged s
         LEFT JOIN status_map m USING (status)
         LEFT JOIN reward_map r ON r.outcome = m.outcome
+        WINDOW ids AS (PARTITION BY s.submission_id ORDER BY s.seq)
     ),
     ranked AS (
         SELECT *,

@@ -48,7 +48,7 @@ class Train:
     )
     model: str = "tiny"  # HF causal LM path or hub name; "tiny" builds a small model offline
     steps: int = 100  # optimizer steps
-    learning_rate: float | None = None  # None: 1e-3 tiny model, 1e-4 LoRA, 1e-5 full fine-tuning
+    learning_rate: float | None = None  # None: 3e-3 tiny model, 1e-4 LoRA, 1e-5 full fine-tuning
     warmup_steps: int = 10  # linear warm-up, then constant
     weight_decay: float = 0.0
     max_grad_norm: float = 1.0

@@ -10,7 +10,10 @@ names the seed and keeps the input tree under pytest's tmp_path.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
+import json
 import os
 import random
 import time
@@ -20,16 +23,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codelog.build import BuildOptions, run_build
+from codelog.build import BuildOptions, open_source, run_build
 from codelog.errors import CodelogError
 from codelog.recipe import Recipe, load_recipe
+from codelog.sources import SourceScan
 from codelog.sources.codenet import scan_codenet
 from codelog.staging import RowRejected, StageTask, decode_code, stage_batch
 from codelog.verify import verify_dataset
 
 from .codenet_tree import CodenetTree
 
-FUZZ_SECONDS = float(os.environ.get("CODELOG_FUZZ_SECONDS", "10"))
+FUZZ_SECONDS = float(os.environ.get("CODELOG_FUZZ_SECONDS", "10"))  # CodeNet; CI gets a third
 FIRST_SEED = int(os.environ.get("CODELOG_FUZZ_SEED", "0"))
 NASTY = [b",", b'"', b'""', b"\n", b"\r", b"\r\n", b"\0", b"\xff", b"\xef\xbb\xbf", b"\xc3", b" "]
 NASTY += [b"Python", b"p00001", b"s000000001", b"Accepted", b"..", b"/", b"\\", b"\t", b"'"]
@@ -102,6 +106,11 @@ def scan_and_stage(tree: CodenetTree, on_error: str, out_dir: Path) -> None:
     """The reading half of a build, in-process: every announced row must come out staged."""
     recipe = fuzz_recipe(on_error)
     scan = scan_codenet(tree.root, "python", recipe)
+    drain(scan, recipe, tree.root / "data", out_dir)
+
+
+def drain(scan: SourceScan, recipe: Recipe, code_root: Path | None, out_dir: Path) -> None:
+    on_error = recipe.limits.on_error
     out_dir.mkdir()
     staged = 0
     seq = 0
@@ -114,8 +123,8 @@ def scan_and_stage(tree: CodenetTree, on_error: str, out_dir: Path) -> None:
             out_dir=str(out_dir),
             max_source_bytes=recipe.limits.max_source_bytes,
             on_error=on_error,
-            code_root=str(tree.root / "data"),
-            origin_root=str(tree.root),
+            code_root=str(code_root) if code_root else None,
+            origin_root=str(scan.root) if scan.root else None,
         )
         staged += stage_batch(task).rows
         seq += batch.num_rows
@@ -164,6 +173,57 @@ def test_fuzz_codenet_reader(tmp_path):
         seed += 1
     # Random damage must leave plenty of readable inputs, or the fuzzer tests only errors.
     assert outcomes["ok"] > outcomes["error"] / 4, outcomes
+
+
+CI_ROWS = [
+    {"submission_id": "r1", "problem_id": "gcd", "status": "passed", "language": "Python"},
+    {"submission_id": "r2", "problem_id": "gcd", "status": "failed", "language": "Python"},
+    {"submission_id": "r3", "problem_id": "lcm", "status": "error", "language": "Python"},
+]
+
+
+def ci_export(path: Path, rng: random.Random) -> Path:
+    """A small CI export (CSV or JSON Lines, inline code) with random damage."""
+    rows = [{**r, "code": f"print({i} + int(input()))\n"} for i, r in enumerate(CI_ROWS)]
+    if rng.random() < 0.5:
+        path = path.with_suffix(".jsonl")
+        data = "".join(json.dumps(r) + "\n" for r in rows).encode()
+    else:
+        path = path.with_suffix(".csv")
+        text = io.StringIO()
+        writer = csv.DictWriter(text, list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+        data = text.getvalue().encode()
+    for _ in range(rng.choice([1, 1, 2, 4])):
+        data = mutate(data, rng)
+    path.write_bytes(data)
+    return path
+
+
+def test_fuzz_ci_reader(tmp_path):
+    deadline = time.monotonic() + FUZZ_SECONDS / 3
+    seed = FIRST_SEED
+    while time.monotonic() < deadline or seed - FIRST_SEED < 5:
+        rng = random.Random(seed)
+        where = tmp_path / f"seed-{seed}"
+        where.mkdir()
+        export = ci_export(where / "export", rng)
+        recipe = fuzz_recipe(rng.choice(["reject", "fail"]))
+        options = BuildOptions(
+            source="ci", language="python", out=where / "out", recipe=recipe, inputs=(str(export),)
+        )
+        try:
+            scan, code_root = open_source(options)
+            drain(scan, recipe, code_root, where / "staged")
+        except CodelogError as exc:
+            assert str(exc)
+        except Exception as exc:  # pragma: no cover - the failure report
+            pytest.fail(
+                f"seed {seed}: {type(exc).__name__}: {exc}\n"
+                f"input kept in {export}; rerun with CODELOG_FUZZ_SEED={seed}"
+            )
+        seed += 1
 
 
 @settings(max_examples=300, deadline=None)

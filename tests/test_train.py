@@ -30,12 +30,18 @@ PROBLEMS = {
     "p001": (
         "Read two integers a and b. Print their sum.",
         "{a}, {b} = map(int, input().split())\nprint({a} + {b})\n",
-        ["{a}, {b} = map(int, input().split())\nprint({a} - {b})\n", "{a}, {b} = input().split()\nprint({a} + {b})\n"],
+        [
+            "{a}, {b} = map(int, input().split())\nprint({a} - {b})\n",
+            "{a}, {b} = input().split()\nprint({a} + {b})\n",
+        ],
     ),
     "p002": (
         "Read n. Print the numbers 1 to n, one per line.",
         "{a} = int(input())\nfor {b} in range(1, {a} + 1):\n    print({b})\n",
-        ["{a} = int(input())\nfor {b} in range({a}):\n    print({b})\n", "{a} = int(input())\nwhile True:\n    print({a})\n"],
+        [
+            "{a} = int(input())\nfor {b} in range({a}):\n    print({b})\n",
+            "{a} = int(input())\nwhile True:\n    print({a})\n",
+        ],
     ),
     "p003": (
         "Read a string. Print it reversed.",
@@ -45,14 +51,19 @@ PROBLEMS = {
     "p004": (
         "Read integers on one line. Print the largest.",
         "{a} = list(map(int, input().split()))\nprint(max({a}))\n",
-        ["{a} = list(map(int, input().split()))\nprint(min({a}))\n", "{a} = input().split()\nprint(max({a}))\n"],
+        [
+            "{a} = list(map(int, input().split()))\nprint(min({a}))\n",
+            "{a} = input().split()\nprint(max({a}))\n",
+        ],
     ),
 }
 NAMES = ["x", "y", "n", "m", "s", "t", "k", "v", "num", "val", "data", "line", "i", "j"]
 REWARD = {"accepted": 1.0, "wrong_answer": -0.1, "time_limit": -0.5, "runtime_error": -0.6}
 
 
-def write_dataset(out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = 1) -> Path:
+def write_dataset(
+    out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = 1
+) -> Path:
     """A dataset directory as `codelog build` writes it, with synthetic solutions."""
     rng = random.Random(0)
     out.mkdir(parents=True)
@@ -62,19 +73,43 @@ def write_dataset(out: Path, per_problem: int = 24, correct_every: int = 2, form
             correct = k % correct_every == 0
             a, b = rng.sample(NAMES, 2)
             code = (good if correct else rng.choice(bad)).format(a=a, b=b)
-            outcome = "accepted" if correct else rng.choice(["wrong_answer", "time_limit", "runtime_error"])
+            outcome = (
+                "accepted"
+                if correct
+                else rng.choice(["wrong_answer", "time_limit", "runtime_error"])
+            )
             rows.append(
-                {"problem_id": problem_id, "language": "Python", "submission_id": f"s{problem_id[1:]}{k:04d}",
-                 "outcome": outcome, "status": outcome, "reward": REWARD[outcome], "is_correct": correct,
-                 "syntax_ok": True, "dup_count": 1, "code_size": len(code), "code": code}
+                {
+                    "problem_id": problem_id,
+                    "language": "Python",
+                    "submission_id": f"s{problem_id[1:]}{k:04d}",
+                    "outcome": outcome,
+                    "status": outcome,
+                    "reward": REWARD[outcome],
+                    "is_correct": correct,
+                    "syntax_ok": True,
+                    "dup_count": 1,
+                    "code_size": len(code),
+                    "code": code,
+                }
             )
     solutions = pa.Table.from_pylist(rows, schema=schema.SOLUTION)
-    pq.write_table(solutions, out / "solutions.parquet", row_group_size=17)  # groups span row groups
-    problems = [{"problem_id": p, "name": p, "prompt": statement} for p, (statement, _, _) in PROBLEMS.items()]
+    pq.write_table(
+        solutions, out / "solutions.parquet", row_group_size=17
+    )  # groups span row groups
+    problems = [
+        {"problem_id": p, "name": p, "prompt": statement}
+        for p, (statement, _, _) in PROBLEMS.items()
+    ]
     pq.write_table(pa.Table.from_pylist(problems, schema=schema.PROBLEM), out / "problems.parquet")
     manifest = {
-        "codelog_version": "test", "format_version": format_version, "recipe": load_recipe().to_dict(),
-        "seed": 0, "input_fingerprint": f"synthetic-{per_problem}-{correct_every}", "counts": {}, "files": {},
+        "codelog_version": "test",
+        "format_version": format_version,
+        "recipe": load_recipe().to_dict(),
+        "seed": 0,
+        "input_fingerprint": f"synthetic-{per_problem}-{correct_every}",
+        "counts": {},
+        "files": {},
     }
     (out / "manifest.json").write_text(json.dumps(manifest))
     return out
@@ -95,7 +130,11 @@ def records(run_dir: Path, event: str = "step") -> list[dict]:
 
 
 def weights(checkpoint: Path) -> dict[str, torch.Tensor]:
-    file = "adapter_model.safetensors" if (checkpoint / "adapter_model.safetensors").exists() else "model.safetensors"
+    file = (
+        "adapter_model.safetensors"
+        if (checkpoint / "adapter_model.safetensors").exists()
+        else "model.safetensors"
+    )
     return load_file(checkpoint / file)
 
 
@@ -220,11 +259,18 @@ def test_micro_batches_put_similar_lengths_together_under_the_token_budget():
 
 
 def test_prompt_goes_through_the_chat_template_when_the_tokenizer_has_one(synthetic, tmp_path):
-    tokenizer = models.load_tokenizer(str(models.build_tiny(data.open_dataset(synthetic), tmp_path, 64, 0)))
+    tokenizer = models.load_tokenizer(
+        str(models.build_tiny(data.open_dataset(synthetic), tmp_path, 64, 0))
+    )
     plain = data.encode_prompt(tokenizer, "Print 1.")
     assert tokenizer.decode(plain) == "Print 1.\n"
-    tokenizer.chat_template = "{% for m in messages %}<user>{{ m.content }}</user>{% endfor %}<assistant>"
-    assert tokenizer.decode(data.encode_prompt(tokenizer, "Print 1.")) == "<user>Print 1.</user><assistant>"
+    tokenizer.chat_template = (
+        "{% for m in messages %}<user>{{ m.content }}</user>{% endfor %}<assistant>"
+    )
+    assert (
+        tokenizer.decode(data.encode_prompt(tokenizer, "Print 1."))
+        == "<user>Print 1.</user><assistant>"
+    )
     assert data.encode_solutions(tokenizer, ["print(1)"])[0][-1] == tokenizer.eos_token_id
 
 
@@ -244,19 +290,32 @@ def test_loss_is_minus_the_group_mean_of_advantage_weighted_log_likelihood(synth
     base = models.build_tiny(dataset, tmp_path, 256, 0)
     tokenizer, model = models.load_tokenizer(str(base)), models.load_model(str(base))
     index = data.read_index(dataset)
-    prompts = [data.encode_prompt(tokenizer, p) for p in data.render_prompts(dataset, index.keys, "{statement}")]
-    t = trainer.resolve_recipe(load_recipe(), {"algo": "rloo", "grad_accum": 2, "batch_tokens": 64}).train
-    step = trainer.prepare_step(data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t)
+    prompts = [
+        data.encode_prompt(tokenizer, p)
+        for p in data.render_prompts(dataset, index.keys, "{statement}")
+    ]
+    t = trainer.resolve_recipe(
+        load_recipe(), {"algo": "rloo", "grad_accum": 2, "batch_tokens": 64}
+    ).train
+    step = trainer.prepare_step(
+        data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t
+    )
     assert len(step.groups) == 2 and len(step.batches) > 1  # small budget: several micro-batches
 
-    loss = sum(-(mb.weight * trainer.reduce_tokens(*trainer.token_logps(model, mb, True), "mean")).sum()
-               for mb in step.batches)
+    loss = sum(
+        -(mb.weight * trainer.reduce_tokens(*trainer.token_logps(model, mb, True), "mean")).sum()
+        for mb in step.batches
+    )
 
     # By hand: each sequence alone, full logits, mean log-prob of its solution tokens.
     store, expected = data.CodeStore(dataset.solutions), 0.0
     for group, rows in step.groups:
-        adv = compute_advantages("rloo", torch.tensor(index.rewards[rows]), torch.tensor(index.is_correct[rows]))
-        for a, solution in zip(adv, data.encode_solutions(tokenizer, store.fetch(rows)), strict=True):
+        adv = compute_advantages(
+            "rloo", torch.tensor(index.rewards[rows]), torch.tensor(index.is_correct[rows])
+        )
+        for a, solution in zip(
+            adv, data.encode_solutions(tokenizer, store.fetch(rows)), strict=True
+        ):
             ids = torch.tensor([prompts[group] + solution])
             logp = torch.log_softmax(model(ids).logits[0, :-1].double(), -1)
             token_logp = logp[torch.arange(ids.shape[1] - 1), ids[0, 1:]][len(prompts[group]) - 1 :]
@@ -268,9 +327,14 @@ def test_sft_skips_incorrect_solutions(synthetic, tmp_path):
     dataset = data.open_dataset(synthetic)
     tokenizer = models.load_tokenizer(str(models.build_tiny(dataset, tmp_path, 256, 0)))
     index = data.read_index(dataset)
-    prompts = [data.encode_prompt(tokenizer, p) for p in data.render_prompts(dataset, index.keys, "{statement}")]
+    prompts = [
+        data.encode_prompt(tokenizer, p)
+        for p in data.render_prompts(dataset, index.keys, "{statement}")
+    ]
     t = trainer.resolve_recipe(load_recipe(), {"algo": "sft"}).train
-    step = trainer.prepare_step(data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t)
+    step = trainer.prepare_step(
+        data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t
+    )
     forwarded = [i for mb in step.batches for i in mb.sequence]
     assert sorted(forwarded) == np.flatnonzero(step.is_correct).tolist()
 
@@ -278,11 +342,20 @@ def test_sft_skips_incorrect_solutions(synthetic, tmp_path):
 # --- training ----------------------------------------------------------------------------------
 
 
-def test_rloo_raises_the_heldout_margin_of_correct_over_incorrect_on_the_sample(sample_dataset, tmp_path):
-    result = run(sample_dataset, tmp_path / "rloo", algo="rloo", steps=120, eval_fraction=0.15,
-                 max_length=1024, checkpoint_every=1000)
+def test_rloo_raises_the_heldout_margin_of_correct_over_incorrect_on_the_sample(
+    sample_dataset, tmp_path
+):
+    # Held out: 15% of each problem's correct and of its incorrect solutions, never trained on.
+    result = run(
+        sample_dataset,
+        tmp_path / "rloo",
+        algo="rloo",
+        steps=100,
+        eval_fraction=0.15,
+        max_length=1024,
+    )
     before, after = records(tmp_path / "rloo", "eval")
-    assert before["step"] == 0 and after["step"] == 120
+    assert (before["step"], after["step"]) == (0, 100) and before["groups"] == 8
     assert after["margin"] > before["margin"] + 0.05, (before, after)
     assert result.margin_after == after["margin"]
 
@@ -299,8 +372,57 @@ def test_every_algorithm_runs_and_logs_its_stats(synthetic, tmp_path):
     for algo in ("grpo", "exp"):
         run(synthetic, tmp_path / algo, algo=algo, steps=2)
         [first, _] = records(tmp_path / algo)
-        assert {"loss", "reward_mean", "adv_mean", "adv_std", "lr", "grad_norm", "padding_waste", "problems"} <= set(first)
+        assert {
+            "loss",
+            "reward_mean",
+            "adv_mean",
+            "adv_std",
+            "lr",
+            "grad_norm",
+            "padding_waste",
+            "problems",
+        } <= set(first)
     assert first["adv_min"] > 0  # exp advantages are positive
+
+
+def test_lora_targets_every_linear_layer_but_the_output_head():
+    from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
+
+    llama = LlamaForCausalLM(
+        LlamaConfig(
+            vocab_size=64,
+            hidden_size=16,
+            intermediate_size=32,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            num_key_value_heads=1,
+        )
+    )
+    assert models.lora_targets(llama) == [
+        "down_proj",
+        "gate_proj",
+        "k_proj",
+        "o_proj",
+        "q_proj",
+        "up_proj",
+        "v_proj",
+    ]
+    gpt2 = GPT2LMHeadModel(GPT2Config(vocab_size=64, n_embd=16, n_layer=1, n_head=2))
+    assert models.lora_targets(gpt2) == ["c_attn", "c_fc", "c_proj"]
+
+
+def test_lora_trains_only_the_adapters(synthetic, tmp_path):
+    result = run(synthetic, tmp_path / "run", lora_r=4, steps=2)
+    adapter = weights(result.checkpoint)
+    assert adapter and all("lora_" in name for name in adapter)
+    config = json.loads((result.checkpoint / "adapter_config.json").read_text())
+    assert config["r"] == 4 and "q_proj" in config["target_modules"]
+
+
+def test_bf16_autocast_runs_on_cpu_when_asked(synthetic, tmp_path):
+    assert trainer.pick_device("auto") == (torch.device("cpu"), False) or torch.cuda.is_available()
+    run(synthetic, tmp_path / "run", precision="bf16", steps=2)
+    assert all(np.isfinite(r["loss"]) for r in records(tmp_path / "run"))
 
 
 def test_checkpoint_holds_weights_tokenizer_recipe_and_fingerprint(synthetic, tmp_path):
@@ -311,21 +433,35 @@ def test_checkpoint_holds_weights_tokenizer_recipe_and_fingerprint(synthetic, tm
     assert info["recipe"]["train"]["algo"] == "rloo"
     reloaded = models.load_model(str(result.checkpoint))  # save_pretrained format
     assert models.load_tokenizer(str(result.checkpoint)).eos_token_id is not None
-    assert torch.equal(reloaded.state_dict()["model.norm.weight"], weights(result.checkpoint)["model.norm.weight"])
+    assert torch.equal(
+        reloaded.state_dict()["model.norm.weight"], weights(result.checkpoint)["model.norm.weight"]
+    )
 
 
-@pytest.mark.parametrize("options", [{}, {"lora_r": 4, "kl": 0.1}, {"kl": 0.05, "grad_accum": 2}],
-                         ids=["full", "lora-kl", "full-kl-accum"])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"lora_r": 4, "kl": 0.1}, {"kl": 0.05, "grad_accum": 2}],
+    ids=["full", "lora-kl", "full-kl-accum"],
+)
 def test_resume_reproduces_the_uninterrupted_run(synthetic, tmp_path, options):
     whole = run(synthetic, tmp_path / "whole", steps=6, checkpoint_every=3, **options)
-    trainer.train(synthetic, tmp_path / "parts", {"steps": 6, "checkpoint_every": 3, **options},
-                  progress=False, max_steps_this_call=4)  # "interrupted" after step 4: checkpoint at 3
-    resumed = trainer.train(synthetic, tmp_path / "parts", {"steps": 6}, resume=True, progress=False)
+    trainer.train(
+        synthetic,
+        tmp_path / "parts",
+        {"steps": 6, "checkpoint_every": 3, **options},
+        progress=False,
+        max_steps_this_call=4,
+    )  # "interrupted" after step 4: checkpoint at 3
+    resumed = trainer.train(
+        synthetic, tmp_path / "parts", {"steps": 6}, resume=True, progress=False
+    )
     a, b = weights(whole.checkpoint), weights(resumed.checkpoint)
     assert a.keys() == b.keys()
     for name in a:
         assert torch.equal(a[name], b[name]), name
-    assert [r["loss"] for r in records(tmp_path / "whole")] == [r["loss"] for r in records(tmp_path / "parts")]
+    assert [r["loss"] for r in records(tmp_path / "whole")] == [
+        r["loss"] for r in records(tmp_path / "parts")
+    ]
 
 
 def test_existing_run_needs_resume_and_resume_keeps_the_runs_settings(synthetic, tmp_path):
@@ -333,9 +469,21 @@ def test_existing_run_needs_resume_and_resume_keeps_the_runs_settings(synthetic,
     with pytest.raises(trainer.TrainingError, match="already holds a run; pass --resume"):
         run(synthetic, tmp_path / "run", steps=2)
     with pytest.raises(trainer.TrainingError, match=r"\['algo'\] differ"):
-        trainer.train(synthetic, tmp_path / "run", {"algo": "grpo", "steps": 3}, resume=True, progress=False)
+        trainer.train(
+            synthetic, tmp_path / "run", {"algo": "grpo", "steps": 3}, resume=True, progress=False
+        )
     with pytest.raises(trainer.TrainingError, match="no run to resume"):
         trainer.train(synthetic, tmp_path / "other", {}, resume=True, progress=False)
+
+
+def test_two_trainers_never_share_a_run_directory(synthetic, tmp_path):
+    (tmp_path / "run").mkdir()
+    held = trainer.lock_run_dir(tmp_path / "run")
+    try:
+        with pytest.raises(trainer.TrainingError, match="another `codelog train` is running in it"):
+            run(synthetic, tmp_path / "run", steps=1)
+    finally:
+        held.close()
 
 
 def test_truncation_is_counted_and_reported(synthetic, tmp_path):
@@ -344,7 +492,9 @@ def test_truncation_is_counted_and_reported(synthetic, tmp_path):
     assert records(tmp_path / "run")[-1]["truncated_total"] == result.truncated
 
 
-def test_nan_loss_stops_naming_the_step_and_group_and_keeps_the_last_checkpoint(synthetic, tmp_path):
+def test_nan_loss_stops_naming_the_step_and_group_and_keeps_the_last_checkpoint(
+    synthetic, tmp_path
+):
     calls = []
 
     @register("test-nan-on-third")
@@ -367,8 +517,20 @@ def test_nan_loss_stops_naming_the_step_and_group_and_keeps_the_last_checkpoint(
 
 def test_cli_trains_and_prints_a_summary(synthetic, tmp_path):
     out = tmp_path / "run"
-    result = CliRunner().invoke(cli, ["train", str(synthetic), "--steps", "3", "--algo", "grpo", "--out", str(out),
-                                      "--no-progress"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "train",
+            str(synthetic),
+            "--steps",
+            "3",
+            "--algo",
+            "grpo",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "held-out margin" in result.output and "padding waste" in result.output
     assert json.loads((out / trainer.RUN_FILE).read_text())["recipe"]["train"]["algo"] == "grpo"
@@ -382,6 +544,14 @@ def test_lora_on_real_weights_if_present(sample_dataset, tmp_path):
         models.load_tokenizer(name)
     except Exception:
         pytest.skip(f"{name} is not in the local Hugging Face cache")
-    result = run(sample_dataset, tmp_path / "run", model=name, lora_r=8, steps=3, max_length=1024,
-                 batch_tokens=4096, kl=0.05)
+    result = run(
+        sample_dataset,
+        tmp_path / "run",
+        model=name,
+        lora_r=8,
+        steps=3,
+        max_length=1024,
+        batch_tokens=4096,
+        kl=0.05,
+    )
     assert result.steps == 3 and result.margin_after is not None

@@ -2,6 +2,9 @@
 
 DuckDB reads the metadata (CRLF, BOM and type quirks included) and does the per-row checks in
 SQL; rows its CSV reader cannot parse are kept as `malformed_row` rejects with file and line.
+Every physical line is one record, so one bad line never takes others with it. What no row can
+be blamed for (a bad header, line breaks DuckDB cannot split) stops the build in either mode;
+under on_error = "fail" so does the first bad row, named by file and line.
 """
 
 from __future__ import annotations

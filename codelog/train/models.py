@@ -152,11 +152,8 @@ def load_lora(model: nn.Module, checkpoint: Path) -> nn.Module:
         return PeftModel.from_pretrained(model, checkpoint, is_trainable=True)
 
 
-def frozen_copy(model: nn.Module) -> nn.Module:
-    """A frozen copy of the model: the reference policy of full fine-tuning with a KL penalty."""
-    import copy
-
-    reference = copy.deepcopy(model).eval()
-    for p in reference.parameters():
+def frozen(model: nn.Module) -> nn.Module:
+    """The model in eval mode without gradients: the reference policy of full fine-tuning."""
+    for p in model.parameters():
         p.requires_grad_(False)
-    return reference
+    return model.eval()

@@ -105,7 +105,7 @@ def resolve_recipe(recipe: Recipe, overrides: dict[str, Any]) -> Recipe:
         if bad:
             raise RecipeError(f"[train] {message}")
     if t.learning_rate is None:
-        lr = 1e-3 if t.model == models.TINY and not t.lora_r else 1e-4 if t.lora_r else 1e-5
+        lr = 3e-3 if t.model == models.TINY and not t.lora_r else 1e-4 if t.lora_r else 1e-5
         t = dataclasses.replace(t, learning_rate=lr)
     return dataclasses.replace(recipe, train=t)
 
@@ -392,6 +392,21 @@ def save_checkpoint(
     return final
 
 
+def lock_run_dir(run_dir: Path) -> Any:
+    """An exclusive lock on the run directory, so two trainers never write the same checkpoints."""
+    handle = (run_dir / ".lock").open("w")
+    try:
+        import fcntl
+
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # not on a POSIX system: no lock
+        pass
+    except BlockingIOError:
+        handle.close()
+        raise TrainingError(f"{run_dir}: another `codelog train` is running in it") from None
+    return handle
+
+
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:
     with path.open("a", encoding="utf-8") as f:
         f.write(json.dumps(record) + "\n")
@@ -453,6 +468,7 @@ def train(
     # 2. Model, tokenizer, reference policy (for the KL penalty).
     models.quiet_transformers()
     run_dir.mkdir(parents=True, exist_ok=True)
+    lock = lock_run_dir(run_dir)  # noqa: F841 (held until train returns)
     if resume:
         latest = checkpoints(run_dir)[-1]
         tokenizer = models.load_tokenizer(str(latest))
@@ -479,7 +495,7 @@ def train(
             model = models.add_lora(model, t.lora_r, t.lora_alpha)
     reference = None
     if t.kl > 0 and not t.lora_r:  # with LoRA the reference is the model with adapters disabled
-        reference = models.frozen_copy(models.load_model(run_info["base_model"])).to(device)
+        reference = models.frozen(models.load_model(run_info["base_model"])).to(device)
     model.to(device).train()
     keep_logits = takes_logits_to_keep(model)
 
@@ -515,7 +531,11 @@ def train(
         scheduler.load_state_dict(state["scheduler"])
         sampler.load_state_dict(state["sampler"])
         torch.set_rng_state(state["torch_rng"])
+        if device.type == "cuda" and state.get("cuda_rng") is not None:
+            torch.cuda.set_rng_state_all(state["cuda_rng"])
         totals, step = state["totals"], state["step"]
+        if step > t.steps:
+            raise TrainingError(f"{latest}: the run is at step {step}, past --steps {t.steps}")
         # Steps logged after the checkpoint will be run again: drop them from the log.
         lines = (
             metrics_path.read_text(encoding="utf-8").splitlines() if metrics_path.exists() else []
@@ -545,6 +565,7 @@ def train(
             "scheduler": scheduler.state_dict(),
             "sampler": sampler_state,  # after the last step taken, not the one prefetched
             "torch_rng": torch.get_rng_state(),
+            "cuda_rng": torch.cuda.get_rng_state_all() if device.type == "cuda" else None,
             "totals": totals,
         }
         return save_checkpoint(run_dir, at, model, tokenizer, state, info, t.keep_checkpoints)
@@ -652,13 +673,11 @@ def train(
         bar.close()
         prefetch.shutdown(cancel_futures=True)
         kept = (
-            f"the last checkpoint is {last_checkpoint}"
+            f"continue from {last_checkpoint.name} with --resume --out {run_dir}"
             if last_checkpoint
-            else "no checkpoint was written"
+            else "no checkpoint was written yet"
         )
-        console.print(
-            f"interrupted at step {step + 1}; {kept}; continue with --resume --out {run_dir}"
-        )
+        console.print(f"interrupted at step {step + 1}; {kept}")
         raise
     bar.close()
     prefetch.shutdown()
