@@ -14,6 +14,10 @@ from codelog import __version__
 from codelog.errors import CodelogError
 
 
+class Interrupted(Exception):
+    """Ctrl-C, with what the interrupted command wants the user to know."""
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="codelog")
 def cli() -> None:
@@ -88,7 +92,10 @@ def build(
         seed=seed,
         workers=workers,
     )
-    run_build(options)
+    try:
+        run_build(options)
+    except KeyboardInterrupt:
+        raise Interrupted("stopped cleanly; no dataset was published.") from None
 
 
 @cli.command()
@@ -373,11 +380,11 @@ def convert(
 def main() -> None:
     try:
         cli(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("Interrupted: stopped cleanly; no dataset was published.", err=True)
+    except Interrupted as exc:
+        click.echo(f"Interrupted: {exc}", err=True)
         sys.exit(130)
-    except KeyboardInterrupt:
-        click.echo("Interrupted: stopped cleanly; no dataset was published.", err=True)
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("Interrupted.", err=True)
         sys.exit(130)
     except click.ClickException as exc:
         exc.show()

@@ -670,8 +670,6 @@ def train(
                 last_checkpoint = checkpoint(step)
             tick = time.perf_counter()
     except KeyboardInterrupt:
-        bar.close()
-        prefetch.shutdown(cancel_futures=True)
         kept = (
             f"continue from {last_checkpoint.name} with --resume --out {run_dir}"
             if last_checkpoint
@@ -679,8 +677,9 @@ def train(
         )
         console.print(f"interrupted at step {step + 1}; {kept}")
         raise
-    bar.close()
-    prefetch.shutdown()
+    finally:
+        bar.close()
+        prefetch.shutdown(cancel_futures=True)
 
     after = run_eval(step) if step == t.steps else None
     return RunResult(
