@@ -40,6 +40,7 @@ from codelog.grouping import classify_sql, register_recipe_tables
 from codelog.progress import console, rate_progress
 from codelog.recipe import Recipe
 from codelog.sources import SourceScan
+from codelog.sql_text import literal
 from codelog.staging import StageTask, stage_batch
 
 STAGE_BATCH_ROWS = 1024
@@ -272,11 +273,11 @@ def _group_and_publish(
     spill = stage_dir / "duckdb-tmp"
     spill.mkdir(exist_ok=True)
     con.execute(f"SET memory_limit = '{options.memory_limit}'")
-    con.execute(f"SET temp_directory = '{spill}'")
+    con.execute(f"SET temp_directory = {literal(spill)}")
     con.execute("SET preserve_insertion_order = true")
     register_recipe_tables(con, recipe)
-    parts = str(stage_dir / "parts" / "*.parquet").replace("'", "''")
-    con.execute(f"CREATE VIEW staged AS SELECT * FROM read_parquet('{parts}')")
+    parts = literal(stage_dir / "parts" / "*.parquet")
+    con.execute(f"CREATE VIEW staged AS SELECT * FROM read_parquet({parts})")
     con.execute(f"CREATE TEMP TABLE fate AS {classify_sql('staged', recipe, options.seed)}")
 
     try:

@@ -22,6 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from codelog.errors import DatasetError
+from codelog.sql_text import literal
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
@@ -230,18 +231,28 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
     return manifest
 
 
-def open_dataset(
-    path: str | Path, con: duckdb.DuckDBPyConnection | None = None
-) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with views `solutions`, `rejects`, `problems` and `groups`."""
+def view_statements(path: str | Path) -> list[str]:
+    """The SQL defining views `solutions`, `rejects`, `problems` and `groups` (absolute paths)."""
     root = Path(path).resolve()
     read_manifest(root)
-    con = con or duckdb.connect()
+    statements = []
     for table in TABLES:
         file = root / f"{table}.parquet"
         if not file.exists():
             raise DatasetError(f"{root}: missing {file.name}")
-        literal = str(file).replace("'", "''")
-        con.execute(f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet('{literal}')")
-    con.execute(GROUPS_VIEW)
+        statements.append(
+            f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet({literal(file)})"
+        )
+    statements.append(GROUPS_VIEW.strip())
+    return statements
+
+
+def open_dataset(
+    path: str | Path, con: duckdb.DuckDBPyConnection | None = None
+) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with views `solutions`, `rejects`, `problems` and `groups`."""
+    statements = view_statements(path)
+    con = con or duckdb.connect()
+    for statement in statements:
+        con.execute(statement)
     return con

@@ -35,6 +35,7 @@ from codelog.dataset import open_dataset, read_manifest
 from codelog.errors import CodelogError
 from codelog.prompting import render_prompt
 from codelog.recipe import Recipe
+from codelog.sql_text import literal
 
 ExportFormat = Literal["dpo", "kto", "verl"]
 EXPORT_FORMATS: tuple[ExportFormat, ...] = ("dpo", "kto", "verl")
@@ -83,10 +84,9 @@ def export_dataset(
         rows = _write_atomically(con.sql(query).to_arrow_reader(BATCH_ROWS), out)
         # Counted from the written file: cheaper than running the export query twice.
         where = "extra_info." if fmt == "verl" else ""
-        literal = str(out).replace("'", "''")
         groups = con.sql(
             f"SELECT count(DISTINCT ({where}problem_id, {where}language)) "
-            f"FROM read_parquet('{literal}')"
+            f"FROM read_parquet({literal(out)})"
         ).fetchall()[0][0]
     finally:
         con.close()

@@ -22,8 +22,9 @@ from typing import IO, Any, Literal
 import duckdb
 import pyarrow as pa
 
-from codelog.dataset import GROUPS_VIEW, TABLES, open_dataset, read_manifest
-from codelog.errors import CodelogError, DatasetError
+from codelog.dataset import open_dataset, view_statements
+from codelog.errors import CodelogError
+from codelog.sql_text import literal
 
 Format = Literal["csv", "json", "parquet"]
 FORMATS: tuple[Format, ...] = ("csv", "json", "parquet")
@@ -154,9 +155,8 @@ def write_result(
 
 
 def _copy(con: duckdb.DuckDBPyConnection, fmt: Format, path: Path) -> None:
-    literal = str(path).replace("'", "''")
     try:
-        con.execute(f"COPY {_RESULT_VIEW} TO '{literal}' ({_COPY_OPTIONS[fmt]})")
+        con.execute(f"COPY {_RESULT_VIEW} TO {literal(path)} ({_COPY_OPTIONS[fmt]})")
     except duckdb.Error as exc:
         # Errors raised while running the query point at our COPY statement, not the user's
         # SQL: keep DuckDB's message, drop the misleading "LINE 1: COPY ..." excerpt.
@@ -169,19 +169,7 @@ def attach_statements(dataset: str | Path) -> str:
     The same views as `codelog.dataset.open_dataset`, with absolute paths, so the statements
     work from any directory.
     """
-    root = Path(dataset).resolve()
-    read_manifest(root)
-    statements = []
-    for table in TABLES:
-        file = root / f"{table}.parquet"
-        if not file.exists():
-            raise DatasetError(f"{root}: missing {file.name}")
-        literal = str(file).replace("'", "''")
-        statements.append(
-            f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet('{literal}');"
-        )
-    statements.append(GROUPS_VIEW.strip() + ";")
-    return "\n".join(statements) + "\n"
+    return "".join(statement + ";\n" for statement in view_statements(dataset))
 
 
 def duckdb_cli() -> str | None:

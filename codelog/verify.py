@@ -22,6 +22,7 @@ import duckdb
 import pyarrow.parquet as pq
 
 from codelog.dataset import MANIFEST, TABLES, read_manifest, sha256_file
+from codelog.sql_text import literal
 
 
 @dataclass
@@ -165,8 +166,8 @@ def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport
     bad = report.mismatches.append
     con = duckdb.connect()
     for table in TABLES:
-        literal = str(root / f"{table}.parquet").replace("'", "''")
-        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet('{literal}')")
+        path = literal(root / f"{table}.parquet")
+        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({path})")
     con.execute(
         "CREATE VIEW groups AS SELECT problem_id, language, "
         "count(*) FILTER (WHERE is_correct) AS n_correct, "

@@ -112,8 +112,8 @@ def test_exact_hash_sees_every_byte():
 
 
 def test_c_plus_plus_renaming_and_comments():
-    a = "#include <cstdio>\nint main(){int n; scanf(\"%d\",&n); // read\n printf(\"%d\\n\", n*2);}\n"
-    b = "#include <cstdio>\nint main() {\n  int k;\n  scanf(\"%d\", &k);\n  printf(\"%d\\n\", k * 2);\n}\n"
+    a = '#include <cstdio>\nint main(){int n; scanf("%d",&n); // read\n printf("%d\\n", n*2);}\n'
+    b = '#include <cstdio>\nint main() {\n  int k;\n  scanf("%d", &k);\n  printf("%d\\n", k * 2);\n}\n'
     c = b.replace("k * 2", "k * 3")
     assert parse_code(a, "c++").ast_hash == parse_code(b, "c++").ast_hash
     assert parse_code(c, "c++").ast_hash != parse_code(b, "c++").ast_hash

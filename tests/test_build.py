@@ -37,7 +37,9 @@ def test_rows_in_equals_solutions_plus_rejects(sample_build):
     assert solutions.num_rows + rejects.num_rows == python_rows
     assert counts["solutions"] == solutions.num_rows
     assert sum(counts["rejects_by_reason"].values()) == rejects.num_rows
-    ids = solutions.column("submission_id").to_pylist() + rejects.column("submission_id").to_pylist()
+    ids = (
+        solutions.column("submission_id").to_pylist() + rejects.column("submission_id").to_pylist()
+    )
     assert len(ids) == len(set(ids)), "a row ended up in two places"
 
 
@@ -93,8 +95,15 @@ def test_dedup_keeps_the_earliest_and_counts_copies(sample_dataset):
 
 def test_every_outcome_of_the_sample_occurs(sample_build):
     statuses = sample_build.manifest["counts"]["statuses_in"]
-    for status in ("Accepted", "Wrong Answer", "Runtime Error", "Time Limit Exceeded",
-                   "WA: Presentation Error", "Memory Limit Exceeded", "Compile Error"):
+    for status in (
+        "Accepted",
+        "Wrong Answer",
+        "Runtime Error",
+        "Time Limit Exceeded",
+        "WA: Presentation Error",
+        "Memory Limit Exceeded",
+        "Compile Error",
+    ):
         assert statuses.get(status, 0) > 0, status
 
 
@@ -132,7 +141,9 @@ def test_rebuild_is_byte_identical_and_seed_changes_the_cap(sample_build, tmp_pa
     for name in ("solutions.parquet", "rejects.parquet", "problems.parquet"):
         assert sha256_file(again.out / name) == sha256_file(sample_build.out / name), name
     assert again.manifest["input_fingerprint"] == sample_build.manifest["input_fingerprint"]
-    assert sha256_file(other_seed.out / "solutions.parquet") != sha256_file(sample_build.out / "solutions.parquet")
+    assert sha256_file(other_seed.out / "solutions.parquet") != sha256_file(
+        sample_build.out / "solutions.parquet"
+    )
 
 
 def test_recipe_change_reuses_staged_parse_results(tmp_path):
@@ -144,7 +155,10 @@ def test_recipe_change_reuses_staged_parse_results(tmp_path):
     assert not first.staged_reused and second.staged_reused
     con = open_dataset(second.out)
     assert con.sql("SELECT max(n_correct) FROM groups").fetchall()[0][0] <= 5
-    assert {r[0] for r in con.sql("SELECT reward FROM solutions WHERE outcome = 'wrong_answer'").fetchall()} == {-0.2}
+    assert {
+        r[0]
+        for r in con.sql("SELECT reward FROM solutions WHERE outcome = 'wrong_answer'").fetchall()
+    } == {-0.2}
 
 
 def test_unknown_status_is_rejected_and_named(tmp_path):
@@ -157,8 +171,20 @@ def test_unknown_status_is_rejected_and_named(tmp_path):
 
 
 def test_cli_build_and_summary(tmp_path):
-    result = CliRunner().invoke(cli, ["build", "--source", "codenet", "--lang", "PYTHON",
-                                      "--out", str(tmp_path / "ds"), "--workers", "1"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "build",
+            "--source",
+            "codenet",
+            "--lang",
+            "PYTHON",
+            "--out",
+            str(tmp_path / "ds"),
+            "--workers",
+            "1",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "ds" / "manifest.json").exists()
     assert not list(tmp_path.glob(".ds.tmp-*"))
@@ -177,6 +203,8 @@ def test_loadable_by_hf_datasets(sample_dataset, loader, tmp_path, monkeypatch):
     if loader == "card":
         ds = datasets.load_dataset(str(sample_dataset), split="train")
     else:
-        ds = datasets.load_dataset("parquet", data_files=str(sample_dataset / "solutions.parquet"), split="train")
+        ds = datasets.load_dataset(
+            "parquet", data_files=str(sample_dataset / "solutions.parquet"), split="train"
+        )
     assert ds.num_rows == pq.read_metadata(sample_dataset / "solutions.parquet").num_rows
     assert {"code", "reward", "is_correct", "problem_id"} <= set(ds.column_names)

@@ -20,7 +20,8 @@ from codelog.cli import cli
 from codelog.dataset import open_dataset
 from codelog.errors import InputError
 from codelog.recipe import Limits, load_recipe
-from codelog.sources.cilog import export_codenet_as_ci, scan_ci
+from codelog.sources.ci_export import export_codenet_as_ci
+from codelog.sources.cilog import scan_ci
 from codelog.sources.codenet import BUNDLED_ROOT
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "codelog" / "schemas"

@@ -1,4 +1,4 @@
-"""Every SQL block of docs/querying.md runs on the bundled sample and finds something."""
+"""Every SQL block of the README's Querying section runs on the bundled sample and finds something."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from click.testing import CliRunner
 from codelog.cli import cli
 from codelog.query import connect, preview
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "querying.md"
-QUERIES = re.findall(r"^```sql\n(.*?)^```", DOC.read_text(encoding="utf-8"), re.S | re.M)
-TITLES = re.findall(r"^### (.+)$", DOC.read_text(encoding="utf-8"), re.M)
+README = Path(__file__).resolve().parents[1] / "README.md"
+# The README's "Querying" section, up to the next top-level section.
+DOC_TEXT = README.read_text(encoding="utf-8").split("\n## Querying", 1)[1].split("\n## ", 1)[0]
+QUERIES = re.findall(r"^```sql\n(.*?)^```", DOC_TEXT, re.S | re.M)
+TITLES = re.findall(r"^### (.+)$", DOC_TEXT, re.M)
 
 
 def test_the_doc_has_at_least_five_queries_each_under_a_title():

@@ -25,7 +25,6 @@ from __future__ import annotations
 import csv
 import glob
 import gzip
-import json
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -40,6 +39,7 @@ from codelog import schema
 from codelog.errors import InputError
 from codelog.prompts import html_to_text
 from codelog.sources import SourceScan
+from codelog.sql_text import literal
 
 if TYPE_CHECKING:
     from codelog.build import BuildOptions
@@ -88,10 +88,6 @@ _NULL_TYPE = '"NULL"'  # DuckDB's name for an Arrow/Parquet column of type null
 
 # A code_path that is absolute or has a `..` component could name a file outside the export.
 _ESCAPE_SQL = r"(starts_with(code_path, '/') OR regexp_matches(code_path, '(^|/)\.\.(/|$)'))"
-
-
-def _sql_str(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
 
 
 def _ident(name: str) -> str:
@@ -189,9 +185,9 @@ def _duckdb_message(exc: Exception) -> str:
 
 
 def _reader(fmt: str, path: Path, columns: Sequence[str] = ()) -> str:
-    p = _sql_str(str(path))
+    p = literal(str(path))
     if fmt == "csv":
-        cols = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in columns)
+        cols = ", ".join(f"{literal(c)}: 'VARCHAR'" for c in columns)
         return (
             f"read_csv({p}, header=true, columns={{{cols}}}, auto_detect=false, delim=',', "
             "quote='\"', escape='\"', strict_mode=true, null_padding=false) WITH ORDINALITY"
@@ -201,7 +197,7 @@ def _reader(fmt: str, path: Path, columns: Sequence[str] = ()) -> str:
         # without, the whole record as one JSON value `j` (to list its keys).
         layout = "newline_delimited" if fmt == "jsonl" else "auto"
         if columns:
-            cols = ", ".join(f"{_sql_str(c)}: 'JSON'" for c in columns)
+            cols = ", ".join(f"{literal(c)}: 'JSON'" for c in columns)
             shape = f"records=true, columns={{{cols}}}"
         else:
             shape = "records=false, columns={'j': 'JSON'}"
@@ -295,7 +291,7 @@ def _open_table(
     else:
         reader = _reader(fmt, path)
         try:
-            described = con.execute(f"DESCRIBE SELECT * FROM read_parquet({_sql_str(str(path))})")
+            described = con.execute(f"DESCRIBE SELECT * FROM read_parquet({literal(str(path))})")
             types = {r[0]: r[1] for r in described.fetchall()}
         except duckdb.Error as exc:
             raise InputError(label, f"cannot read as Parquet: {_duckdb_message(exc)}") from None
@@ -327,7 +323,7 @@ def _check_parquet_types(
             continue
         # A column with no values at all carries no type information worth failing over.
         nonnull = con.execute(
-            f"SELECT count({_ident(name)}) FROM read_parquet({_sql_str(str(path))})"
+            f"SELECT count({_ident(name)}) FROM read_parquet({literal(str(path))})"
         ).fetchall()[0][0]
         if nonnull:
             expected = "a string (VARCHAR)" if fields[name] == "string" else "an integer"
@@ -349,7 +345,7 @@ def _typed_sql(
         value, is_bad, shown = _field_sql(name, kind, types.get(name), fmt)
         values.append(f"{value} AS {_ident(name)}")
         if is_bad != "false":
-            bad.append(f"WHEN {is_bad} THEN {_sql_str(name)}")
+            bad.append(f"WHEN {is_bad} THEN {literal(name)}")
             raw.append(f"WHEN {is_bad} THEN left({shown}, 80)")
     bad_column = f"CASE {' '.join(bad)} END" if bad else "NULL::VARCHAR"
     bad_raw = f"CASE {' '.join(raw)} END" if raw else "NULL::VARCHAR"
@@ -409,7 +405,7 @@ def _field_sql(name: str, kind: str, raw_type: str | None, fmt: str) -> tuple[st
 
 def _checked_sql(table: _Table, language: str, root: Path) -> str:
     """The typed rows of one file with their verdict: `reason` NULL means usable."""
-    lang = _sql_str(language)
+    lang = literal(language)
     return f"""
     WITH typed AS ({table.sql}),
     judged AS (
@@ -438,7 +434,7 @@ def _checked_sql(table: _Table, language: str, root: Path) -> str:
         END AS err_column,
         CASE reason
             WHEN 'bad_value' THEN 'column ''' || bad_column || ''': not '
-                || CASE WHEN bad_column IN ({", ".join(_sql_str(n) for n, k in SUBMISSION_FIELDS.items() if k == "integer")})
+                || CASE WHEN bad_column IN ({", ".join(literal(n) for n, k in SUBMISSION_FIELDS.items() if k == "integer")})
                         THEN 'an integer' ELSE 'a string' END
                 || ': ' || coalesce(bad_raw, 'NULL')
             WHEN 'missing_value' THEN 'required column ''' || CASE WHEN submission_id IS NULL
@@ -450,15 +446,15 @@ def _checked_sql(table: _Table, language: str, root: Path) -> str:
             WHEN 'missing_code' THEN 'row has neither code nor code_path'
             WHEN 'ambiguous_code' THEN 'row has both code and code_path; give one'
             WHEN 'path_escape' THEN 'code_path ''' || code_path || ''' leaves the export root '
-                || {_sql_str(str(root))} || ' (absolute or with ..)'
+                || {literal(str(root))} || ' (absolute or with ..)'
         END AS detail,
-        {_sql_str(table.label + " " + table.unit + " ")} || row_no AS origin
+        {literal(table.label + " " + table.unit + " ")} || row_no AS origin
     FROM judged
     """
 
 
 def _batch_sql(table: _Table, language: str, root: Path) -> str:
-    lang = _sql_str(language)
+    lang = literal(language)
     return f"""
     SELECT submission_id, problem_id, user_id, date,
         CASE WHEN lower(language) = lower({lang}) THEN {lang} ELSE language END AS language,
@@ -466,7 +462,7 @@ def _batch_sql(table: _Table, language: str, root: Path) -> str:
         CASE WHEN cpu_time >= 0 THEN cpu_time END AS cpu_time,  -- negative: a judge's "none"
         CASE WHEN memory >= 0 THEN memory END AS memory,
         code_size, accuracy, code,
-        CASE WHEN code_path IS NOT NULL THEN {_sql_str(str(root))} || '/' || code_path END
+        CASE WHEN code_path IS NOT NULL THEN {literal(str(root))} || '/' || code_path END
             AS code_path,
         origin, reason AS reject_reason, detail AS reject_detail
     FROM ({_checked_sql(table, language, root)})
@@ -752,119 +748,3 @@ def _scan(
         ),
         root,
     )
-
-
-# -- writing exports --------------------------------------------------------------------------
-
-
-def write_rows(rows: pa.Table, out: Path) -> None:
-    """Write rows (CI schema columns) as CSV, JSON Lines or Parquet, by `out`'s suffix.
-
-    JSON Lines leaves out null values; CSV writes them as empty fields (read back as absent).
-    """
-    fmt = input_format(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
-
-        pq.write_table(rows, tmp, compression="zstd")
-    elif fmt == "csv":
-        import pyarrow.csv as pcsv
-
-        with tmp.open("wb") as f:
-            pcsv.write_csv(rows, f, pcsv.WriteOptions(quoting_style="needed"))
-    else:
-        with tmp.open("w", encoding="utf-8") as f:
-            if fmt == "json":
-                f.write("[\n")
-            for i, record in enumerate(rows.to_pylist()):
-                line = json.dumps({k: v for k, v in record.items() if v is not None})
-                sep = ",\n" if fmt == "json" and i else ""
-                f.write(sep + line if fmt == "json" else line + "\n")
-            if fmt == "json":
-                f.write("\n]\n")
-    os.replace(tmp, out)
-
-
-def export_codenet_as_ci(
-    out: Path,
-    *,
-    root: Path | None = None,
-    language: str = "python",
-    inline_code: bool = False,
-    problems_out: Path | None = None,
-) -> tuple[int, Path]:
-    """Write a CodeNet tree's rows for `language` as a CI export; returns (rows, export root).
-
-    `code_path` is relative to the tree's data/ directory (the export root to build with), or,
-    with `inline_code`, the code itself when it is a UTF-8 file inside that directory. Rows the
-    CodeNet source already rejects (bad ids, malformed CSV rows) are left out. With
-    `problems_out`, the problems are written too, each statement as its original HTML.
-    """
-    from codelog.recipe import load_recipe
-    from codelog.sources.codenet import BUNDLED_ROOT, scan_codenet
-
-    root = (root or BUNDLED_ROOT).resolve()
-    scan = scan_codenet(root, language, load_recipe())
-    data_root = root / "data"
-    columns = list(SUBMISSION_FIELDS)
-    kept: list[pa.RecordBatch] = []
-    for batch in scan.batches(4096):
-        rows = batch.to_pylist()
-        out_rows = []
-        for rec in rows:
-            if rec["reject_reason"] is not None:
-                continue
-            path = rec["code_path"]
-            rec["code_path"] = os.path.relpath(path, data_root)
-            if inline_code:
-                code = _inline(path, data_root)
-                if code is not None:
-                    rec["code"], rec["code_path"] = code, None
-            out_rows.append({c: rec[c] for c in columns})
-        if out_rows:
-            kept.append(
-                pa.RecordBatch.from_pylist(
-                    out_rows, schema=pa.schema([schema.SUBMISSION.field(c) for c in columns])
-                )
-            )
-    table = pa.Table.from_batches(
-        kept, schema=pa.schema([schema.SUBMISSION.field(c) for c in columns])
-    )
-    write_rows(table, out)
-    if problems_out is not None:
-        statements = root / "problem_descriptions"
-        problems = scan.problems.to_pylist()
-        for rec in problems:
-            html = statements / f"{rec['problem_id']}.html"
-            rec["description"] = (
-                html.read_text(encoding="utf-8", errors="replace") if html.exists() else None
-            )
-        fields = pa.schema(
-            [
-                (name, pa.int64() if kind == "integer" else pa.string())
-                for name, kind in PROBLEM_FIELDS.items()
-            ]
-        )
-        write_rows(
-            pa.Table.from_pylist(
-                [{k: rec.get(k) for k in PROBLEM_FIELDS} for rec in problems], schema=fields
-            ),
-            problems_out,
-        )
-    return table.num_rows, data_root
-
-
-def _inline(path: str, data_root: Path) -> str | None:
-    """The file's text when CodeNet staging could read it as is; else None (keep the path)."""
-    real = Path(os.path.realpath(path))
-    if not real.is_relative_to(data_root) or not real.is_file():
-        return None
-    data = real.read_bytes()
-    if b"\0" in data:
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None

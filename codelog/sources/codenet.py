@@ -22,6 +22,7 @@ from codelog.errors import InputError
 from codelog.prompts import html_to_text
 from codelog.recipe import Recipe
 from codelog.sources import SourceScan
+from codelog.sql_text import literal
 from codelog.staging import locate_lines
 
 BUNDLED_ROOT = Path(__file__).resolve().parent.parent / "data" / "codenet-mini"
@@ -29,10 +30,6 @@ BUNDLED_ROOT = Path(__file__).resolve().parent.parent / "data" / "codenet-mini"
 # IDs become path components: anything else could escape the data directory.
 _ID_PATTERN = r"^[A-Za-z0-9_-]+$"
 _EXT_PATTERN = r"^[A-Za-z0-9_+-]+$"
-
-
-def _sql_str(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
 
 
 def _metadata_files(root: Path) -> list[Path]:
@@ -74,12 +71,12 @@ def _check_header(path: Path, expected: tuple[str, ...]) -> None:
 def _read_csv(files: list[Path], columns: tuple[str, ...], rejects_table: str) -> str:
     # One record per physical line (quote=''): with RFC quoting a single stray quote makes the
     # reader swallow the rest of the file into one value. Quoted fields are undone in `_meta_view`.
-    names = ", ".join(_sql_str(str(f)) for f in files)
-    cols = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in columns)
+    names = ", ".join(literal(str(f)) for f in files)
+    cols = ", ".join(f"{literal(c)}: 'VARCHAR'" for c in columns)
     return (
         f"read_csv([{names}], header=true, columns={{{cols}}}, filename=true, "
-        f"store_rejects=true, rejects_table={_sql_str(rejects_table)}, "
-        f"rejects_scan={_sql_str(rejects_table + '_scan')}, quote='', escape='', "
+        f"store_rejects=true, rejects_table={literal(rejects_table)}, "
+        f"rejects_scan={literal(rejects_table + '_scan')}, quote='', escape='', "
         "delim=',', auto_detect=false, null_padding=false, strict_mode=true)"
     )
 
@@ -166,10 +163,10 @@ def _problems(
     rows: dict[str, dict] = {}
     if plist.exists():
         _check_header(plist, schema.PROBLEM_LIST_COLUMNS)
-        names = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in schema.PROBLEM_LIST_COLUMNS)
+        names = ", ".join(f"{literal(c)}: 'VARCHAR'" for c in schema.PROBLEM_LIST_COLUMNS)
         try:
             table = con.sql(
-                f"SELECT * FROM read_csv({_sql_str(str(plist))}, header=true, columns={{{names}}}, "
+                f"SELECT * FROM read_csv({literal(str(plist))}, header=true, columns={{{names}}}, "
                 "auto_detect=false, delim=',', quote='\"', escape='\"', strict_mode=true, "
                 "null_padding=false, store_rejects=true, rejects_table='plist_rejects', "
                 "rejects_scan='plist_rejects_scan')"
@@ -320,7 +317,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
                 try_cast(code_size AS BIGINT) AS code_size,
                 nullif(accuracy, '') AS accuracy,
                 NULL::VARCHAR AS code,
-                {_sql_str(str(data_root))} || '/' || problem_id || '/' || language || '/'
+                {literal(str(data_root))} || '/' || problem_id || '/' || language || '/'
                     || submission_id || '.' || filename_ext AS code_path,
                 'metadata/' || parse_filename(filename) AS origin,
                 CASE
@@ -357,7 +354,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
                              || ' memory=' || coalesce(memory, '') || ' code_size=' || coalesce(code_size, '')
                 END AS reject_detail
             FROM meta
-            WHERE lower(language) = lower({_sql_str(lang)})
+            WHERE lower(language) = lower({literal(lang)})
         """
         try:
             for batch in con.sql(query).to_arrow_reader(batch_size):

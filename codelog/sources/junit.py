@@ -189,7 +189,7 @@ def convert_junit(
     `codelog build --source ci`. With `inline`, the code text goes into the export instead.
     Returns the number of rows written.
     """
-    from codelog.sources.cilog import write_rows
+    from codelog.sources.ci_export import write_rows
 
     code_root = Path(os.path.abspath(code_root or Path.cwd()))
     out_dir = Path(os.path.abspath(out)).parent
