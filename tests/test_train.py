@@ -278,8 +278,11 @@ def test_prompts_render_the_recipe_template(synthetic):
     dataset = data.open_dataset(synthetic)
     [prompt] = data.render_prompts(dataset, [("p003", "Python")], "{statement}\nWrite {language}.")
     assert prompt == "Read a string. Print it reversed.\nWrite Python."
+    # the same renderer as `codelog export`: other braces are literal, {statement} is required
+    [braces] = data.render_prompts(dataset, [("p003", "Python")], "{statement} int main() {}")
+    assert braces == "Read a string. Print it reversed. int main() {}"
     with pytest.raises(trainer.RecipeError, match="template"):
-        data.render_prompts(dataset, [("p003", "Python")], "{statement} {oops}")
+        data.render_prompts(dataset, [("p003", "Python")], "Write {language}.")
 
 
 # --- the loss ----------------------------------------------------------------------------------

@@ -21,7 +21,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from codelog.dataset import read_manifest
-from codelog.errors import DatasetError, RecipeError
+from codelog.errors import DatasetError
+from codelog.prompting import render_prompt
 from codelog.recipe import Recipe
 
 INDEX_COLUMNS = ("problem_id", "language", "submission_id", "reward", "is_correct")
@@ -212,7 +213,7 @@ class CodeStore:
 
 
 def render_prompts(dataset: DatasetDir, keys: list[tuple[str, str]], template: str) -> list[str]:
-    """The prompt text of each group: its problem statement through the recipe's template."""
+    """The prompt text of each group: the same text `codelog export` writes for it."""
     table = pq.read_table(dataset.problems, columns=["problem_id", "prompt"])
     statements = dict(
         zip(table["problem_id"].to_pylist(), table["prompt"].to_pylist(), strict=True)
@@ -222,12 +223,7 @@ def render_prompts(dataset: DatasetDir, keys: list[tuple[str, str]], template: s
         statement = statements.get(problem_id)
         if statement is None:
             raise DatasetError(f"{dataset.problems}: no statement for problem {problem_id}")
-        try:
-            prompts.append(template.format_map({"statement": statement, "language": language}))
-        except (KeyError, IndexError, ValueError) as exc:
-            raise RecipeError(
-                f"[prompt] template: {exc!r}; it may use only {{statement}} and {{language}}"
-            ) from None
+        prompts.append(render_prompt(template, statement, language))
     return prompts
 
 
