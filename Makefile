@@ -22,7 +22,7 @@ demo: $(BIN)/codelog
 	$(BIN)/codelog build --source codenet --lang python
 	$(BIN)/codelog stats datasets/codenet-python
 	$(BIN)/codelog sql datasets/codenet-python "SELECT problem_id, n_correct, n_incorrect, round(reward_mean, 3) AS reward_mean FROM groups ORDER BY problem_id"
-	$(BIN)/codelog train datasets/codenet-python --algo rloo --steps 20 --out runs/demo
+	$(BIN)/codelog train datasets/codenet-python --algo rloo --steps 100 --out runs/demo
 
 test: $(BIN)/codelog
 	HF_HOME=$$(mktemp -d) $(BIN)/python -m pytest -q -p no:cacheprovider

@@ -27,8 +27,12 @@ class RateColumn(ProgressColumn):
         self.unit = unit
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} {self.unit}/s" if speed else "", style="progress.data.speed")
+        # The mean over the whole task: work arrives in batches, so rich's windowed estimate
+        # jumps between zero and absurd values.
+        elapsed = task.finished_time if task.finished else task.elapsed
+        if not elapsed or not task.completed:
+            return Text("")
+        return Text(f"{task.completed / elapsed:,.0f} {self.unit}/s", style="progress.data.speed")
 
 
 def rate_progress(unit: str = "rows", *, disable: bool = False) -> Progress:
