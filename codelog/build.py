@@ -60,7 +60,9 @@ class BuildOptions:
     seed: int = 0
     workers: int | None = None
     show_progress: bool = True
-    memory_limit: str = "3GB"  # DuckDB's budget; it spills to the staging dir beyond it
+    # DuckDB's budget for the grouping SQL and the sorted writes; beyond it DuckDB spills to
+    # the staging directory, which keeps peak memory flat however large the input.
+    memory_limit: str = "1GB"
 
 
 @dataclass
@@ -203,14 +205,17 @@ def _stage(
         with rate_progress(disable=not options.show_progress) as progress:
             task = progress.add_task("parse", total=scan.rows_total)
             staged = 0
+            code_digest = hashlib.sha256()  # streaming: parts arrive in input order
             for result in _run_stage_tasks(_tasks(scan, options, parts, code_root), workers):
                 staged += result.rows
+                code_digest.update(result.digest.encode())
                 progress.advance(task, result.rows)
         if staged != scan.rows_total:
             raise CodelogError(
                 f"internal: staged {staged} rows, source announced {scan.rows_total}"
             )
-        (tmp / STAGE_FILE).write_text(json.dumps({"key": key, "rows": staged}) + "\n")
+        stage = {"key": key, "rows": staged, "code_digest": code_digest.hexdigest()}
+        (tmp / STAGE_FILE).write_text(json.dumps(stage) + "\n")
         shutil.rmtree(stage_dir, ignore_errors=True)
         os.replace(tmp, stage_dir)
     except BaseException:
@@ -299,7 +304,7 @@ def _group_and_publish(
                 "(SELECT DISTINCT problem_id FROM fate WHERE reason IS NULL) ORDER BY problem_id"
             ).to_arrow_reader(ROWS_PER_FETCH)
             write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
-            manifest = _manifest(con, scan, options, tmp)
+            manifest = _manifest(con, scan, options, stage_dir)
             (tmp / "README.md").write_text(dataset_card(manifest), encoding="utf-8")
             manifest["files"] = file_entries(
                 tmp, [*(f"{t}.parquet" for t in ("solutions", "rejects", "problems")), "README.md"]
@@ -312,7 +317,7 @@ def _group_and_publish(
 
 
 def _manifest(
-    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, root: Path
+    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, stage_dir: Path
 ) -> dict[str, Any]:
     def rows(query: str) -> list[tuple]:
         return con.sql(query).fetchall()
@@ -340,9 +345,7 @@ def _manifest(
         )
         if r[0] is not None
     )
-    code_digest = rows(
-        "SELECT sha256(string_agg(coalesce(code_hash, '-'), ',' ORDER BY seq)) FROM staged"
-    )[0][0]
+    code_digest = json.loads((stage_dir / STAGE_FILE).read_text())["code_digest"]
     fingerprint = hashlib.sha256()
     for path in scan.input_files:
         name = (
@@ -351,7 +354,7 @@ def _manifest(
             else path.name
         )
         fingerprint.update(f"{name}\0{_file_digest(path)}\n".encode())
-    fingerprint.update((code_digest or "").encode())
+    fingerprint.update(code_digest.encode())
     return {
         "codelog_version": __version__,
         "format_version": FORMAT_VERSION,
@@ -442,8 +445,14 @@ def print_summary(report: BuildReport) -> None:
             f"[yellow]unknown statuses (rejected, add them to the recipe's [statuses] to keep them): "
             f"{', '.join(repr(s) for s in counts['unknown_statuses'])}[/]"
         )
-    total = report.seconds.get("total", 0.0)
+    seconds = report.seconds
+    total = seconds.get("total", 0.0)
+    steps = ", ".join(
+        f"{name} {seconds[name]:.1f}s"
+        for name in ("scan", "stage", "group_and_write")
+        if name in seconds
+    )
     console.print(
-        f"done in {total:.1f}s ({counts['rows_in'] / total:,.0f} rows/s)"
+        f"done in {total:.1f}s ({counts['rows_in'] / total:,.0f} rows/s; {steps})"
         + (" — staged parse results reused" if report.staged_reused else "")
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ class StageResult:
     index: int
     rows: int
     path: str
+    digest: str  # of the part's (submission_id, code hash) pairs: the input's code fingerprint
 
 
 # Source reject reasons that are not bad input (a CI export's rows of another language than
@@ -206,4 +208,7 @@ def stage_batch(task: StageTask) -> StageResult:
     tmp = path.with_suffix(".parquet.tmp")
     pq.write_table(table, tmp, compression="zstd")
     os.replace(tmp, path)
-    return StageResult(index=task.index, rows=n, path=str(path))
+    digest = hashlib.sha256()
+    for submission_id, code_hash in zip(cols["submission_id"], code_hashes, strict=True):
+        digest.update(f"{submission_id}\0{code_hash or '-'}\n".encode("utf-8", "surrogateescape"))
+    return StageResult(index=task.index, rows=n, path=str(path), digest=digest.hexdigest())
