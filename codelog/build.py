@@ -147,9 +147,10 @@ def _file_digest(path: Path) -> str:
 
 def _stage_is_current(stage_dir: Path, key: str) -> bool:
     try:
-        return json.loads((stage_dir / STAGE_FILE).read_text())["key"] == key
-    except (OSError, ValueError, KeyError):
+        stage = json.loads((stage_dir / STAGE_FILE).read_text())
+    except (OSError, ValueError):
         return False
+    return stage.get("key") == key and "code_digest" in stage
 
 
 def _rebatch(batches: Iterator[pa.RecordBatch], rows: int) -> Iterator[pa.RecordBatch]:
