@@ -11,6 +11,7 @@ import functools
 import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,7 +75,14 @@ def read_code(path: str, max_bytes: int, code_root: str | None) -> str:
                 raise RowRejected("path_escape", f"{path} resolves outside {code_root}") from None
             fd = os.open(real, os.O_RDONLY)
         with os.fdopen(fd, "rb") as f:
-            data = f.read(max_bytes + 1)
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
+                raise RowRejected("unreadable_source", f"{path}: not a regular file")
+            if st.st_size > max_bytes:
+                raise RowRejected("too_large", f"{path}: over the {max_bytes}-byte limit")
+            # read() sizes its buffer from the file; read(max_bytes + 1) would allocate
+            # (and page-fault) a megabyte per file.
+            data = f.read()
     except FileNotFoundError:
         raise RowRejected("missing_source", f"{path}: no such file") from None
     except OSError as exc:
