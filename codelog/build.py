@@ -104,7 +104,7 @@ def run_build(options: BuildOptions) -> BuildReport:
         t0 = time.perf_counter()
         _stage(scan, options, stage_dir, key, code_root)
         timings["stage"] = time.perf_counter() - t0
-    else:
+    elif options.show_progress:
         console.print(f"[dim]reusing staged parse results in {stage_dir} (inputs unchanged)[/]")
 
     t0 = time.perf_counter()
