@@ -7,6 +7,7 @@ reused when the inputs have not changed, so a recipe change re-runs only the SQL
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import multiprocessing
@@ -142,7 +143,17 @@ def _staging_key(scan: SourceScan, options: BuildOptions) -> str:
 
 
 def _file_digest(path: Path) -> str:
-    return sha256_file(path) if path.is_file() else "absent"
+    """sha256 of an input file; the staging key and the manifest both need it, hash once."""
+    try:
+        st = path.stat()
+    except OSError:
+        return "absent"
+    return _sha256_of(str(path), st.st_size, st.st_mtime_ns) if path.is_file() else "absent"
+
+
+@functools.lru_cache(maxsize=16384)
+def _sha256_of(path: str, size: int, mtime_ns: int) -> str:  # size, mtime: the cache key
+    return sha256_file(Path(path))
 
 
 def _stage_is_current(stage_dir: Path, key: str) -> bool:
