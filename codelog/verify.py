@@ -18,11 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pyarrow.parquet as pq
 
-from codelog.dataset import MANIFEST, TABLES, read_manifest, sha256_file
-from codelog.sql_text import literal
+from codelog.dataset import MANIFEST, TABLES, open_dataset, read_manifest, sha256_file
 
 
 @dataclass
@@ -164,16 +162,7 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport) -> None:
     bad = report.mismatches.append
-    con = duckdb.connect()
-    for table in TABLES:
-        path = literal(root / f"{table}.parquet")
-        con.execute(f"CREATE VIEW {table} AS SELECT * FROM read_parquet({path})")
-    con.execute(
-        "CREATE VIEW groups AS SELECT problem_id, language, "
-        "count(*) FILTER (WHERE is_correct) AS n_correct, "
-        "count(*) FILTER (WHERE NOT is_correct) AS n_incorrect "
-        "FROM solutions GROUP BY problem_id, language"
-    )
+    con = open_dataset(root)  # the same views users query
     recipe = manifest.get("recipe") or {}
     rewards = recipe.get("rewards") or {}
     con.execute("CREATE TABLE recipe_rewards (outcome VARCHAR, reward DOUBLE)")
