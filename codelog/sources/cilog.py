@@ -607,16 +607,9 @@ def read_problems(
     for pid in wanted:
         rec = found.get(pid, {})
         out["problem_id"].append(pid)
-        for name in (
-            "name",
-            "dataset",
-            "time_limit",
-            "memory_limit",
-            "rating",
-            "tags",
-            "complexity",
-        ):
-            out[name].append(rec.get(name))
+        for name in schema.PROBLEM.names:
+            if name not in ("problem_id", "prompt"):  # the id is the key; prompt is derived
+                out[name].append(rec.get(name))
         out["prompt"].append(description_to_prompt(rec.get("description")))
     return pa.Table.from_pydict(out, schema=schema.PROBLEM)
 
