@@ -11,7 +11,8 @@ export HF_DATASETS_OFFLINE := 1
 
 .PHONY: demo test lint bench clean
 
-$(BIN)/codelog: pyproject.toml
+# setup.py builds codelog._canon (C): a changed C source reinstalls too.
+$(BIN)/codelog: pyproject.toml setup.py codelog/_canon.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet "$(TORCH)" -e ".[train,dev]"

@@ -11,12 +11,26 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import struct
 from dataclasses import dataclass
 from functools import cache
+from importlib import metadata
+from typing import Any
 
 from tree_sitter import Language, Parser, Tree
 
 from codelog.errors import CodelogError
+
+try:  # built by setup.py; optional, so an install without a C compiler still works
+    from codelog import _canon
+except ImportError:  # pragma: no cover - exercised only where the build had no compiler
+    _canon = None
+
+# The C walk is ~8x faster than the Python one and gives the same bytes.
+ACCELERATED = _canon is not None
+
+# Bump when the canonical form's bytes change: hashes staged by an older codelog are then stale.
+FORM_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -198,6 +212,15 @@ def grammar_for(language: str) -> Grammar:
     return GRAMMARS[key]
 
 
+def hash_identity(language: str) -> dict[str, str | int]:
+    """What an AST hash depends on besides the code: the form and the grammar's version."""
+    module = grammar_for(language).module
+    return {
+        "form_version": FORM_VERSION,
+        "grammar": f"{module.replace('_', '-')} {metadata.version(module.replace('_', '-'))}",
+    }
+
+
 @dataclass(frozen=True)
 class _Tables:
     """A grammar's rules as kind and field ids: the walk compares ints, not strings."""
@@ -254,74 +277,106 @@ class ParseResult:
     ast_hash: str
 
 
-_CLOSE = -1  # ends the children of the last opened node
+# Records of the canonical form (codelog/_canon.c writes the same bytes).
+_OPEN, _CLOSE, _LEAF, _TEXT, _BOUND = b"(", b")", b".", b'"', b"$"
+_IDENT = None  # an identifier until renaming decides between _TEXT and _BOUND
 
 
-def canonical_form(tree: Tree, language: str) -> list[int | bytes]:
-    """The tree in prefix form: kind ids, `_CLOSE` after children, text for literals.
+def canonical_form(tree: Tree, language: str) -> bytes:
+    """The tree in prefix form, as bytes; the reference for (and fallback to) `_canon`.
 
-    Comments are skipped, whitespace never appears (only tokens do), and identifiers the
-    program binds become -2, -3, ... in order of first use; other identifiers keep their text.
-    This loop is the build's hot spot, hence ints and local names.
+    Comments are skipped, whitespace never appears (only tokens do), literals keep their text,
+    and identifiers the program binds are numbered in order of first use; other identifiers
+    keep their text. Kind ids, not names, keep the walk cheap.
     """
     t = _tables(language)
     identifiers, literals, comments = t.identifiers, t.literals, t.comments
     fields, parents, containers = t.binding_fields, t.binding_parents, t.containers
     cursor = tree.walk()
-    out: list = []
-    emit = out.append
+    events: list[tuple[bytes | None, int, bytes]] = []
+    emit = events.append
     ancestors: list[tuple[int, int | None]] = [(-1, None), (-1, None)]  # (kind, field in parent)
     push, pop = ancestors.append, ancestors.pop
-    identifier_at: list[int] = []
     bound: set[bytes] = set()
     while True:
         node = cursor.node
         kind = node.kind_id
-        # Only containers need their own field id later (`a, b = ...` binds through them).
-        field = cursor.field_id if kind in containers else None
-        if cursor.goto_first_child():
-            emit(kind)
-            push((kind, field))
-            continue
-        if kind in identifiers:
-            text = node.text
-            parent, parent_field = ancestors[-1]
-            if (
-                (parent, cursor.field_id) in fields
-                or parent in parents
-                or (parent in containers and (ancestors[-2][0], parent_field) in fields)
-            ):
-                bound.add(text)
-            identifier_at.append(len(out))
-            emit(text)
-        elif kind in literals:
-            emit(node.text)
-        elif kind not in comments:
-            emit(kind)
+        if kind not in comments:
+            # Only containers need their own field id later (`a, b = ...` binds through them).
+            field = cursor.field_id if kind in containers else None
+            if cursor.goto_first_child():
+                emit((_OPEN, kind, b""))
+                push((kind, field))
+                continue
+            if kind in identifiers:
+                text = node.text
+                parent, parent_field = ancestors[-1]
+                if (
+                    (parent, cursor.field_id) in fields
+                    or parent in parents
+                    or (parent in containers and (ancestors[-2][0], parent_field) in fields)
+                ):
+                    bound.add(text)
+                emit((_IDENT, kind, text))
+            elif kind in literals:
+                emit((_TEXT, kind, node.text))
+            else:
+                emit((_LEAF, kind, b""))
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
-                return _rename(out, identifier_at, bound)
-            emit(_CLOSE)
+                return _encode(events, bound)
+            emit((_CLOSE, 0, b""))
             pop()
 
 
-def _rename(out: list, identifier_at: list[int], bound: set[bytes]) -> list:
+def _encode(events: list[tuple[bytes | None, int, bytes]], bound: set[bytes]) -> bytes:
+    out = bytearray()
     names: dict[bytes, int] = {}
-    for i in identifier_at:
-        text = out[i]
-        if text in bound:
-            out[i] = -2 - names.setdefault(text, len(names))
-    return out
+    for tag, kind, text in events:
+        if tag is _IDENT:
+            if text in bound:
+                out += struct.pack("<cHI", _BOUND, kind, names.setdefault(text, len(names)))
+                continue
+            tag = _TEXT
+        if tag == _TEXT:
+            out += struct.pack("<cHI", tag, kind, len(text)) + text
+        elif tag == _CLOSE:
+            out += _CLOSE
+        else:
+            out += struct.pack("<cH", tag, kind)
+    return bytes(out)
 
 
-def parse_code(code: str, language: str) -> ParseResult:
-    """Parse `code`; report whether it is syntactically valid and its canonical AST hash."""
-    tree = parser_for(language).parse(code.encode("utf-8", "surrogateescape"))
-    # repr of a list of ints and bytes is deterministic and fast to build.
-    form = repr(canonical_form(tree, language)).encode()
+@cache
+def _canonicalizer(language: str) -> Any:
+    t = _tables(language)
+    grammar = grammar_for(language)
+    module = importlib.import_module(grammar.module)
+    return _canon.Canonicalizer(
+        getattr(module, grammar.function)(),
+        identifiers=t.identifiers,
+        comments=t.comments,
+        literals=t.literals,
+        binding_fields=t.binding_fields,
+        binding_parents=t.binding_parents,
+        containers=t.containers,
+    )
+
+
+def parse_code(code: str, language: str, *, accelerated: bool | None = None) -> ParseResult:
+    """Parse `code`; report whether it is syntactically valid and its canonical AST hash.
+
+    `accelerated` picks the C walk (same bytes, same hash) over the Python reference; by
+    default the C walk when it was built.
+    """
+    source = code.encode("utf-8", "surrogateescape")
+    if ACCELERATED if accelerated is None else accelerated:
+        has_error, form = _canonicalizer(language).canonical(source)
+    else:
+        tree = parser_for(language).parse(source)
+        has_error, form = tree.root_node.has_error, canonical_form(tree, language)
     return ParseResult(
-        syntax_ok=not tree.root_node.has_error,
-        ast_hash=hashlib.blake2b(form, digest_size=16).hexdigest(),
+        syntax_ok=not has_error, ast_hash=hashlib.blake2b(form, digest_size=16).hexdigest()
     )
 
 

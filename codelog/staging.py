@@ -74,20 +74,34 @@ def read_code(path: str, max_bytes: int, code_root: str | None) -> str:
             if code_root is not None and not _inside(real, code_root):
                 raise RowRejected("path_escape", f"{path} resolves outside {code_root}") from None
             fd = os.open(real, os.O_RDONLY)
-        with os.fdopen(fd, "rb") as f:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
-                raise RowRejected("unreadable_source", f"{path}: not a regular file")
-            if st.st_size > max_bytes:
-                raise RowRejected("too_large", f"{path}: over the {max_bytes}-byte limit")
-            # read() sizes its buffer from the file; read(max_bytes + 1) would allocate
-            # (and page-fault) a megabyte per file.
-            data = f.read()
+        try:
+            data = _read_regular(fd, path, max_bytes)
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise RowRejected("missing_source", f"{path}: no such file") from None
     except OSError as exc:
         raise RowRejected("unreadable_source", f"{path}: {exc.strerror or exc}") from None
     return decode_code(data, max_bytes, path)
+
+
+def _read_regular(fd: int, path: str, max_bytes: int) -> bytes:
+    """The file's bytes in one read() sized by fstat: no buffered file object per file."""
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
+        what = "is a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise RowRejected("unreadable_source", f"{path}: {what}")
+    if st.st_size > max_bytes:
+        raise RowRejected("too_large", f"{path}: over the {max_bytes}-byte limit")
+    want = st.st_size + 1  # one byte over: a file that grew since fstat shows it
+    data = os.read(fd, want)
+    if len(data) < want:  # a short read of a regular file ends it: no second syscall
+        return data
+    chunks, total = [data], len(data)
+    while total <= max_bytes and (chunk := os.read(fd, max_bytes + 1 - total)):
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 @functools.lru_cache(maxsize=65536)

@@ -33,3 +33,14 @@ def sample_build(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
 def sample_dataset(sample_build: BuildReport) -> Path:
     """Path of the bundled sample built with the default recipe (read-only: do not modify)."""
     return sample_build.out
+
+
+@pytest.fixture(params=["c", "python"])
+def hash_backend(request, monkeypatch):
+    """Runs a test once with the C canonical walk and once with the Python reference."""
+    import codelog.ast_hash
+
+    if request.param == "c" and not codelog.ast_hash.ACCELERATED:
+        pytest.skip("codelog._canon was not built")
+    monkeypatch.setattr(codelog.ast_hash, "ACCELERATED", request.param == "c")
+    return request.param

@@ -2,6 +2,8 @@ import pytest
 
 from codelog.ast_hash import exact_hash, parse_code
 
+pytestmark = pytest.mark.usefixtures("hash_backend")  # every test: the C walk and the Python one
+
 BASE = """\
 import sys
 

@@ -3,7 +3,9 @@ rules over random tables of judged submissions."""
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import functools
 import io
 import keyword
 import random
@@ -250,11 +252,17 @@ def as_staged(rows: list[dict]) -> pa.Table:
     return pa.table(columns, schema=schema.STAGED)
 
 
-_CON = duckdb.connect()  # one for all examples: connecting costs more than the query
+@functools.cache
+def _connection() -> duckdb.DuckDBPyConnection:
+    """One for all examples (connecting costs more than the query), closed before exit:
+    a connection still open at interpreter shutdown makes DuckDB report leaked objects."""
+    con = duckdb.connect()
+    atexit.register(con.close)
+    return con
 
 
 def classify(rows: list[dict], recipe, seed: int) -> dict[int, dict]:
-    con = _CON
+    con = _connection()
     con.register("staged_rows", as_staged(rows))
     register_recipe_tables(con, recipe)
     result = con.sql(classify_sql("staged_rows", recipe, seed)).fetchall()
