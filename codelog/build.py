@@ -15,20 +15,29 @@ import os
 import shutil
 import signal
 import time
-from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import (
+    ALL_COMPLETED,
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    ThreadPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 
 from codelog import __version__, schema
-from codelog.ast_hash import GRAMMARS
+from codelog.ast_hash import ACCELERATED, GRAMMARS, hash_identity
 from codelog.dataset import (
     FORMAT_VERSION,
+    ROW_GROUP_ROWS,
     file_entries,
     publishing,
     sha256_file,
@@ -37,10 +46,11 @@ from codelog.dataset import (
     write_table,
 )
 from codelog.errors import CodelogError
-from codelog.grouping import classify_sql, register_recipe_tables
+from codelog.grouping import classify_sql, placed_sql, register_recipe_tables
 from codelog.progress import console, rate_progress
 from codelog.recipe import Recipe
 from codelog.sources import SourceScan
+from codelog.spillsort import POS, RunWriter, merge_runs
 from codelog.sql_text import literal
 from codelog.staging import StageTask, stage_batch
 
@@ -61,9 +71,10 @@ class BuildOptions:
     seed: int = 0
     workers: int | None = None
     show_progress: bool = True
-    # DuckDB's budget for the grouping SQL and the sorted writes; beyond it DuckDB spills to
-    # the staging directory, which keeps peak memory flat however large the input.
-    memory_limit: str = "1GB"
+    # DuckDB's budget for the grouping SQL, which sees only narrow rows (the code is put in
+    # order by codelog.spillsort); beyond it DuckDB spills to the staging directory, so peak
+    # memory stays flat however large the input. 64MB still works at 1M rows.
+    memory_limit: str = "256MB"
 
 
 @dataclass
@@ -98,15 +109,18 @@ def run_build(options: BuildOptions) -> BuildReport:
     scan, code_root = open_source(options)
     out = options.out.resolve()
     stage_dir = out.parent / f".{out.name}.staging"
-    key = _staging_key(scan, options)
-    reused = _stage_is_current(stage_dir, key)
-    timings: dict[str, float] = {"scan": time.perf_counter() - started}
-    if not reused:
-        t0 = time.perf_counter()
-        _stage(scan, options, stage_dir, key, code_root)
-        timings["stage"] = time.perf_counter() - t0
-    elif options.show_progress:
-        console.print(f"[dim]reusing staged parse results in {stage_dir} (inputs unchanged)[/]")
+    with ThreadPoolExecutor(max_workers=1) as background:
+        # The key stats every source file (seconds at a million rows): with nothing staged
+        # to compare it with, it is computed while the workers parse instead of before.
+        key = background.submit(_staging_key, scan, options)
+        reused = (stage_dir / STAGE_FILE).exists() and _stage_is_current(stage_dir, key.result())
+        timings: dict[str, float] = {"scan": time.perf_counter() - started}
+        if not reused:
+            t0 = time.perf_counter()
+            _stage(scan, options, stage_dir, key, code_root)
+            timings["stage"] = time.perf_counter() - t0
+        elif options.show_progress:
+            console.print(f"[dim]reusing staged parse results in {stage_dir} (inputs unchanged)[/]")
 
     t0 = time.perf_counter()
     manifest = _group_and_publish(scan, options, stage_dir, out)
@@ -126,6 +140,8 @@ def _staging_key(scan: SourceScan, options: BuildOptions) -> str:
     digest = hashlib.sha256()
     limits = options.recipe.limits
     head = [__version__, options.source, scan.language, limits.max_source_bytes, limits.on_error]
+    if scan.language.lower() in GRAMMARS:
+        head.append(hash_identity(scan.language))
     digest.update(json.dumps(head).encode())
     for path in scan.input_files:
         digest.update(str(path).encode())
@@ -203,7 +219,11 @@ def _tasks(
 
 
 def _stage(
-    scan: SourceScan, options: BuildOptions, stage_dir: Path, key: str, code_root: Path | None
+    scan: SourceScan,
+    options: BuildOptions,
+    stage_dir: Path,
+    key: Future[str],
+    code_root: Path | None,
 ) -> None:
     """Stage every row into Parquet parts, then swap the finished stage into place."""
     tmp = stage_dir.parent / f"{stage_dir.name}.tmp-{os.getpid()}"
@@ -217,16 +237,19 @@ def _stage(
         with rate_progress(disable=not options.show_progress) as progress:
             task = progress.add_task("parse", total=scan.rows_total)
             staged = 0
-            code_digest = hashlib.sha256()  # streaming: parts arrive in input order
+            digests: dict[int, str] = {}  # parts arrive in any order; the digest is in input order
             for result in _run_stage_tasks(_tasks(scan, options, parts, code_root), workers):
                 staged += result.rows
-                code_digest.update(result.digest.encode())
+                digests[result.index] = result.digest
                 progress.advance(task, result.rows)
         if staged != scan.rows_total:
             raise CodelogError(
                 f"internal: staged {staged} rows, source announced {scan.rows_total}"
             )
-        stage = {"key": key, "rows": staged, "code_digest": code_digest.hexdigest()}
+        code_digest = hashlib.sha256()
+        for index in sorted(digests):
+            code_digest.update(digests[index].encode())
+        stage = {"key": key.result(), "rows": staged, "code_digest": code_digest.hexdigest()}
         (tmp / STAGE_FILE).write_text(json.dumps(stage) + "\n")
         shutil.rmtree(stage_dir, ignore_errors=True)
         os.replace(tmp, stage_dir)
@@ -236,26 +259,41 @@ def _stage(
 
 
 def _run_stage_tasks(tasks: Iterator[StageTask], workers: int) -> Iterator[Any]:
-    """Results in task order, with a bounded number of tasks in flight (flat memory)."""
+    """Results as they complete, with a bounded number of tasks in flight (flat memory).
+
+    Completion order, not task order: a batch of a few huge files must not leave the other
+    workers idle behind it. When batches fail, the error raised is the earliest batch's, as
+    a serial run would raise it.
+    """
     if workers <= 1:
-        for task in tasks:
-            yield stage_batch(task)
+        yield from map(stage_batch, tasks)
         return
     context = multiprocessing.get_context("spawn")  # the parent holds DuckDB threads: no fork
     pool = _start_pool(workers, context)
-    window: deque[Future] = deque()
+    index_of: dict[Future, int] = {}
     try:
         for task in tasks:
-            window.append(pool.submit(stage_batch, task))
-            if len(window) >= 2 * workers:
-                yield window.popleft().result()
-        while window:
-            yield window.popleft().result()
+            index_of[pool.submit(stage_batch, task)] = task.index
+            if len(index_of) >= 4 * workers:
+                yield from _collect(index_of, FIRST_COMPLETED)
+        yield from _collect(index_of, ALL_COMPLETED)
     except BaseException:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     else:
         pool.shutdown(wait=True)
+
+
+def _collect(index_of: dict[Future, int], until: str) -> Iterator[Any]:
+    done, _ = wait(index_of, return_when=until)
+    failed = [f for f in done if f.exception() is not None]
+    if failed:  # let the batches still running finish: an earlier one may fail too
+        done, _ = wait(index_of, return_when=ALL_COMPLETED)
+        failed = [f for f in done if f.exception() is not None]
+        raise min(failed, key=index_of.__getitem__).exception()
+    for future in done:
+        del index_of[future]
+        yield future.result()
 
 
 def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:
@@ -276,40 +314,33 @@ def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:
 
 # -- grouping and publishing ------------------------------------------------------------------
 
-_SOLUTION_COLUMNS = ", ".join(
-    f"f.{c}" if c in ("outcome", "reward", "is_correct", "dup_count") else f"s.{c}"
-    for c in schema.SOLUTION.names
-)
+# What the published tables take from the grouping's `fate`; every other column comes from
+# the staged row (the two agree on problem_id, language and submission_id).
+_FATE_COLUMNS = ("seq", "outcome", "reward", "is_correct", "reason", "detail", "dup_count", POS)
+_DESTINATIONS = {"solutions": schema.SOLUTION, "rejects": schema.REJECT}
 
 
 def _group_and_publish(
     scan: SourceScan, options: BuildOptions, stage_dir: Path, out: Path
 ) -> dict[str, Any]:
     recipe = options.recipe
-    con = duckdb.connect()
-    spill = stage_dir / "duckdb-tmp"
-    spill.mkdir(exist_ok=True)
-    con.execute(f"SET memory_limit = '{options.memory_limit}'")
-    con.execute(f"SET temp_directory = {literal(spill)}")
-    con.execute("SET preserve_insertion_order = true")
-    register_recipe_tables(con, recipe)
-    parts = literal(stage_dir / "parts" / "*.parquet")
-    con.execute(f"CREATE VIEW staged AS SELECT * FROM read_parquet({parts})")
-    con.execute(f"CREATE TEMP TABLE fate AS {classify_sql('staged', recipe, options.seed)}")
-
+    scratch = stage_dir / "scratch"  # DuckDB's spill files and our sort runs; a killed build's too
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir()
+    con = _connect(options, scratch)
     try:
+        register_recipe_tables(con, recipe)
+        parts = stage_dir / "parts"
+        con.execute(
+            f"CREATE VIEW staged AS SELECT * FROM read_parquet({literal(parts / '*.parquet')})"
+        )
+        fate = placed_sql(classify_sql("staged", recipe, options.seed))
+        con.execute(f"CREATE TEMP TABLE fate AS {fate}")
+        runs = _spill_runs(con, parts, scratch)
         with publishing(out) as tmp:
-            solutions = con.sql(
-                f"SELECT {_SOLUTION_COLUMNS} FROM fate f JOIN staged s USING (seq) "
-                "WHERE f.reason IS NULL ORDER BY s.problem_id, s.language, s.submission_id, s.seq"
-            ).to_arrow_reader(ROWS_PER_FETCH)
-            write_table(tmp / "solutions.parquet", schema.SOLUTION, solutions)
-            rejects = con.sql(
-                "SELECT f.problem_id, f.language, f.submission_id, s.status, f.outcome, f.reason, f.detail, "
-                "s.origin, s.ast_hash, s.code FROM fate f JOIN staged s USING (seq) "
-                "WHERE f.reason IS NOT NULL ORDER BY f.reason, f.problem_id, f.submission_id, f.seq"
-            ).to_arrow_reader(ROWS_PER_FETCH)
-            write_table(tmp / "rejects.parquet", schema.REJECT, rejects)
+            for name, table_schema in _DESTINATIONS.items():
+                rows = merge_runs(runs[name].runs, runs[name].rows, ROW_GROUP_ROWS)
+                write_table(tmp / f"{name}.parquet", table_schema, rows)
             con.register("source_problems", scan.problems)
             problems = con.sql(
                 "SELECT * FROM source_problems WHERE problem_id IN "
@@ -324,8 +355,77 @@ def _group_and_publish(
             write_manifest(tmp, manifest)
     finally:
         con.close()
-        shutil.rmtree(spill, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
     return manifest
+
+
+def _connect(options: BuildOptions, scratch: Path) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.execute(f"SET memory_limit = '{options.memory_limit}'")
+    con.execute(f"SET temp_directory = {literal(scratch)}")
+    # every query whose order matters says ORDER BY; the rest need not pay for keeping it
+    con.execute("SET preserve_insertion_order = false")
+    return con
+
+
+def _spill_runs(con: duckdb.DuckDBPyConnection, parts: Path, scratch: Path) -> dict[str, RunWriter]:
+    """Every staged row, with its fate, into `pos`-sorted runs of the table it is published in.
+
+    The rows with their code stream past once, in seq order; only the narrow fate is sorted
+    (by seq, to pair it with them) in DuckDB.
+    """
+    writers = {name: RunWriter(scratch, name, s) for name, s in _DESTINATIONS.items()}
+    fates = con.sql(f"SELECT {', '.join(_FATE_COLUMNS)} FROM fate ORDER BY seq").to_arrow_reader(
+        ROWS_PER_FETCH
+    )
+    for rows, fate in _paired(_staged_tables(parts), fates):
+        kept = pc.is_null(fate.column("reason"))
+        for name, mask in (("solutions", kept), ("rejects", pc.invert(kept))):
+            writer = writers[name]
+            writer.write(_published_rows(writer.schema, rows, fate, mask))
+    for writer in writers.values():
+        writer.close()
+    return writers
+
+
+def _staged_tables(parts: Path) -> Iterator[pa.Table]:
+    """The staged parts in seq order (their names are zero-padded part numbers)."""
+    published = {n for s in _DESTINATIONS.values() for n in s.names}
+    columns = ["seq", *sorted(published - set(_FATE_COLUMNS))]
+    for path in sorted(parts.glob("*.parquet")):
+        yield pq.read_table(path, columns=columns)
+
+
+def _paired(staged: Iterator[pa.Table], fates: pa.RecordBatchReader) -> Iterator[tuple]:
+    """Each staged table with the fate rows of the same seqs; both streams come in seq order."""
+    pending: list[pa.RecordBatch] = []
+    have = 0
+    batches = iter(fates)
+    for rows in staged:
+        while have < rows.num_rows:
+            batch = next(batches, None)
+            if batch is None:
+                raise CodelogError("internal: staged rows without a fate")
+            pending.append(batch)
+            have += batch.num_rows
+        table = pa.Table.from_batches(pending, schema=fates.schema)
+        fate, rest = table.slice(0, rows.num_rows), table.slice(rows.num_rows)
+        pending, have = rest.to_batches(), rest.num_rows
+        if not fate.column("seq").equals(rows.column("seq")):
+            raise CodelogError("internal: staged rows and their fates are out of step")
+        yield rows, fate
+    if have or next(batches, None) is not None:
+        raise CodelogError("internal: fates without a staged row")
+
+
+def _published_rows(
+    target: pa.Schema, rows: pa.Table, fate: pa.Table, mask: pa.ChunkedArray
+) -> pa.Table:
+    columns = [
+        (fate if name in _FATE_COLUMNS else rows).column(name).filter(mask).cast(field.type)
+        for name, field in zip(target.names, target, strict=True)
+    ]
+    return pa.Table.from_arrays(columns, schema=target)
 
 
 def _manifest(
@@ -375,6 +475,8 @@ def _manifest(
         "seed": options.seed,
         "recipe": options.recipe.to_dict(),
         "input_fingerprint": fingerprint.hexdigest(),
+        # ast_hash values depend on these as much as on the code
+        "ast_hash": hash_identity(scan.language) if scan.language.lower() in GRAMMARS else None,
         "counts": {
             "rows_in": rows_in,
             "solutions": kept,
@@ -464,6 +566,11 @@ def print_summary(report: BuildReport) -> None:
         for name in ("scan", "stage", "group_and_write")
         if name in seconds
     )
+    if not ACCELERATED and "stage" in seconds:
+        console.print(
+            "[yellow]codelog._canon (C) is not built: the Python AST walk made this build about "
+            "2x slower; reinstall codelog where a C compiler is available[/]"
+        )
     console.print(
         f"done in {total:.1f}s ({counts['rows_in'] / total:,.0f} rows/s; {steps})"
         + (" — staged parse results reused" if report.staged_reused else "")

@@ -89,7 +89,9 @@ class ParquetSink:
     def _flush(self, rows: int) -> None:
         table = pa.Table.from_batches(self._pending, schema=self.schema)
         head, tail = table.slice(0, rows), table.slice(rows)
-        self._writer.write_table(head, row_group_size=rows)
+        # one chunk per row group: the writer cuts pages (and falls back from a dictionary that
+        # grew too big) at chunk boundaries, which would make the bytes depend on batch sizes
+        self._writer.write_table(head.combine_chunks(), row_group_size=rows)
         self.rows += head.num_rows
         self._pending = tail.to_batches()
         self._pending_rows = tail.num_rows

@@ -110,3 +110,22 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
            c.dup_count
     FROM capped c LEFT JOIN eligible e USING (problem_id, language)
     """
+
+
+def placed_sql(fate: str) -> str:
+    """`fate`'s rows plus `pos`: each row's 0-based position in the table it is published in.
+
+    Solutions are ordered by problem_id, language, submission_id, seq; rejects by reason,
+    problem_id, submission_id, seq. Computed here, on narrow rows, so that the rows with their
+    code never need sorting in DuckDB (see codelog.spillsort). Partitioning by `reason IS NULL`
+    makes one window serve both orders: within solutions `reason` is constant, within rejects
+    the `language` term is.
+    """
+    return f"""
+    SELECT *, row_number() OVER (
+        PARTITION BY reason IS NULL
+        ORDER BY reason, problem_id, CASE WHEN reason IS NULL THEN language END,
+                 submission_id, seq
+    ) - 1 AS pos
+    FROM ({fate})
+    """
