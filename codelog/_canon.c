@@ -41,7 +41,8 @@ typedef struct {
     TSFieldId field; /* the node's field in its parent; only containers need it */
 } Ancestor;
 
-/* Growable arrays; one per Canonicalizer, reused across calls. */
+/* Growable arrays; one per Canonicalizer, reused across calls. PyMem_Raw*: the walk runs
+ * without the GIL. */
 typedef struct {
     void *items;
     size_t len, cap, size;
@@ -50,7 +51,7 @@ typedef struct {
 static void *vec_push(Vec *v) {
     if (v->len == v->cap) {
         size_t cap = v->cap ? 2 * v->cap : 256;
-        void *items = PyMem_Realloc(v->items, cap * v->size);
+        void *items = PyMem_RawRealloc(v->items, cap * v->size);
         if (!items) return NULL;
         v->items = items;
         v->cap = cap;
@@ -91,7 +92,7 @@ static int nameset_grow(NameSet *set, const char *src) {
     size_t cap = set->cap ? 2 * set->cap : 64;
     Name *old = set->slots;
     size_t old_cap = set->cap;
-    set->slots = PyMem_Calloc(cap, sizeof(Name));
+    set->slots = PyMem_RawCalloc(cap, sizeof(Name));
     if (!set->slots) {
         set->slots = old;
         return -1;
@@ -100,7 +101,7 @@ static int nameset_grow(NameSet *set, const char *src) {
     for (size_t i = 0; i < old_cap; i++) {
         if (old[i].hash) *nameset_find(set, src, old[i].start, old[i].len, old[i].hash) = old[i];
     }
-    PyMem_Free(old);
+    PyMem_RawFree(old);
     return 0;
 }
 
@@ -130,6 +131,7 @@ typedef struct {
     uint8_t *binds;        /* kinds x fields: (parent kind, field) marks a binding */
     Vec events, ancestors;
     NameSet bound;
+    int busy; /* set under the GIL while a call runs without it: one call at a time */
 } Canonicalizer;
 
 static int set_flags(Canonicalizer *self, PyObject *kinds, uint8_t bit) {
@@ -192,8 +194,8 @@ static int Canonicalizer_init(Canonicalizer *self, PyObject *args, PyObject *kwa
     self->language_ref = capsule;
     self->kinds = ts_language_symbol_count(language);
     self->fields = ts_language_field_count(language) + 1; /* ids are 1-based; 0 is "none" */
-    self->flags = PyMem_Calloc(self->kinds, 1);
-    self->binds = PyMem_Calloc((size_t)self->kinds * self->fields, 1);
+    self->flags = PyMem_RawCalloc(self->kinds, 1);
+    self->binds = PyMem_RawCalloc((size_t)self->kinds * self->fields, 1);
     if (!self->flags || !self->binds) {
         PyErr_NoMemory();
         return -1;
@@ -210,11 +212,11 @@ static int Canonicalizer_init(Canonicalizer *self, PyObject *args, PyObject *kwa
 static void Canonicalizer_dealloc(Canonicalizer *self) {
     if (self->parser) ts_parser_delete(self->parser);
     Py_XDECREF(self->language_ref);
-    PyMem_Free(self->flags);
-    PyMem_Free(self->binds);
-    PyMem_Free(self->events.items);
-    PyMem_Free(self->ancestors.items);
-    PyMem_Free(self->bound.slots);
+    PyMem_RawFree(self->flags);
+    PyMem_RawFree(self->binds);
+    PyMem_RawFree(self->events.items);
+    PyMem_RawFree(self->ancestors.items);
+    PyMem_RawFree(self->bound.slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -233,7 +235,8 @@ static int emit(Canonicalizer *self, uint8_t tag, TSSymbol kind, uint32_t start,
     return 0;
 }
 
-/* Fills self->events and self->bound from the tree; -1 on allocation failure. */
+/* Fills self->events and self->bound from the tree; -1 on allocation failure. Runs without
+ * the GIL: no Python API here. */
 static int walk(Canonicalizer *self, TSTree *tree, const char *src) {
     TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
     Ancestor *stack;
@@ -282,7 +285,6 @@ static int walk(Canonicalizer *self, TSTree *tree, const char *src) {
     }
 done:
     ts_tree_cursor_delete(&cursor);
-    if (status < 0) PyErr_NoMemory();
     return status;
 }
 
@@ -354,28 +356,40 @@ static PyObject *Canonicalizer_canonical(Canonicalizer *self, PyObject *arg) {
         return PyErr_Format(PyExc_ValueError, "source of %zd bytes is over tree-sitter's 4 GiB",
                             view.len);
     }
+    if (self->busy) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Canonicalizer is in use by another thread: use one per thread");
+        return NULL;
+    }
+    self->busy = 1;
     const char *src = view.buf;
     PyObject *result = NULL;
-    TSTree *tree = ts_parser_parse_string(self->parser, NULL, src, (uint32_t)view.len);
+    int walked = -1, has_error = 0;
+    TSTree *tree;
+    /* The parse and walk touch no Python object: other threads (file readers) run meanwhile. */
+    Py_BEGIN_ALLOW_THREADS
+    tree = ts_parser_parse_string(self->parser, NULL, src, (uint32_t)view.len);
+    if (tree) {
+        self->events.len = self->ancestors.len = 0;
+        if (self->bound.used) {
+            memset(self->bound.slots, 0, self->bound.cap * sizeof(Name));
+            self->bound.used = 0;
+        }
+        walked = walk(self, tree, src);
+        has_error = ts_node_has_error(ts_tree_root_node(tree));
+        ts_tree_delete(tree);
+    }
+    Py_END_ALLOW_THREADS
     if (!tree) {
         PyErr_SetString(PyExc_RuntimeError, "tree-sitter returned no tree");
-        goto done;
-    }
-    self->events.len = self->ancestors.len = 0;
-    if (self->bound.used) {
-        memset(self->bound.slots, 0, self->bound.cap * sizeof(Name));
-        self->bound.used = 0;
-    }
-    if (walk(self, tree, src) == 0) {
+    } else if (walked < 0) {
+        PyErr_NoMemory();
+    } else {
         PyObject *form = serialize(self, src);
-        if (form) {
-            result = Py_BuildValue("(ON)", ts_node_has_error(ts_tree_root_node(tree)) ? Py_True
-                                                                                    : Py_False,
-                                   form);
-        }
+        if (form) result = Py_BuildValue("(ON)", has_error ? Py_True : Py_False, form);
     }
-    ts_tree_delete(tree);
-done:
+    self->busy = 0;
     PyBuffer_Release(&view);
     return result;
 }

@@ -12,6 +12,8 @@ import hashlib
 import os
 import re
 import stat
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -126,7 +128,7 @@ def decode_code(data: bytes, max_bytes: int, where: str) -> str:
 
 # Byte-identical resubmissions are common in judge archives: parse each text once per worker.
 _PARSED: dict[tuple[str, str], ParseResult] = {}
-_PARSED_MAX = 200_000
+_PARSED_MAX = 20_000  # per worker: copies are mostly resubmissions to the same problem
 
 
 def _parse_cached(code: str, code_hash: str, language: str) -> ParseResult:
@@ -137,6 +139,36 @@ def _parse_cached(code: str, code_hash: str, language: str) -> ParseResult:
             _PARSED.clear()
         parsed = _PARSED[key] = parse_code(code, language)
     return parsed
+
+
+def _reads(path: str | None, code: str | None, reason: str | None) -> bool:
+    """Whether stage_batch reads this row's file (in row order, as _read_ahead returns them)."""
+    return reason is None and code is None and path is not None
+
+
+_READERS: ThreadPoolExecutor | None = None
+READ_AHEAD_THREADS = 4
+
+
+def _read_ahead(
+    paths: list[str], max_bytes: int, code_root: str | None
+) -> Iterator[str | RowRejected]:
+    """The files' texts (or why not), in order, read by threads while the caller parses.
+
+    A file not in the page cache costs a disk round trip; with reads in flight while the
+    parse runs (it releases the GIL), the cores stay busy instead of waiting on the disk.
+    """
+    global _READERS
+    if _READERS is None:  # one pool per worker process, made on first use
+        _READERS = ThreadPoolExecutor(READ_AHEAD_THREADS, thread_name_prefix="codelog-read")
+    return _READERS.map(functools.partial(_read_or_reason, max_bytes, code_root), paths)
+
+
+def _read_or_reason(max_bytes: int, code_root: str | None, path: str) -> str | RowRejected:
+    try:
+        return read_code(path, max_bytes, code_root)
+    except RowRejected as rejected:
+        return rejected
 
 
 def locate_lines(path: str | Path, submission_id: str) -> list[int]:
@@ -185,6 +217,11 @@ def stage_batch(task: StageTask) -> StageResult:
     syntax_ok: list[bool | None] = [None] * n
     ast_hashes: list[str | None] = [None] * n
     code_hashes: list[str | None] = [None] * n
+    files = _read_ahead(
+        [p for p, c, r in zip(cols["code_path"], codes, reasons, strict=True) if _reads(p, c, r)],
+        task.max_source_bytes,
+        task.code_root,
+    )
     for i in range(n):
         if reasons[i] is not None:
             if task.on_error == "fail" and reasons[i] not in OUT_OF_SCOPE:
@@ -193,10 +230,11 @@ def stage_batch(task: StageTask) -> StageResult:
         try:
             code = codes[i]
             if code is None:
-                path = cols["code_path"][i]
-                if path is None:
+                if cols["code_path"][i] is None:
                     raise RowRejected("missing_source", "row names no code and no code_path")
-                code = read_code(path, task.max_source_bytes, task.code_root)
+                code = next(files)
+                if isinstance(code, RowRejected):
+                    raise code
             else:
                 code = decode_code(
                     code.encode("utf-8", "surrogatepass"),
