@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -57,6 +58,7 @@ from codelog.staging import StageTask, stage_batch
 STAGE_BATCH_ROWS = 1024
 STAGE_FILE = "stage.json"
 ROWS_PER_FETCH = 8192
+SPILL_THREADS = 2
 
 
 @dataclass(frozen=True)
@@ -335,12 +337,15 @@ def _group_and_publish(
             f"CREATE VIEW staged AS SELECT * FROM read_parquet({literal(parts / '*.parquet')})"
         )
         fate = placed_sql(classify_sql("staged", recipe, options.seed))
-        con.execute(f"CREATE TEMP TABLE fate AS {fate}")
+        # Not TEMP: the spill threads read it through cursors (connections of their own).
+        con.execute(f"CREATE TABLE fate AS {fate}")
         runs = _spill_runs(con, parts, scratch)
-        with publishing(out) as tmp:
-            for name, table_schema in _DESTINATIONS.items():
-                rows = merge_runs(runs[name].runs, runs[name].rows, ROW_GROUP_ROWS)
-                write_table(tmp / f"{name}.parquet", table_schema, rows)
+        with publishing(out) as tmp, ThreadPoolExecutor(max_workers=len(runs)) as pool:
+            # One thread per table: the merges are Arrow and Parquet work that releases the GIL.
+            merged = [
+                pool.submit(_write_merged, tmp / f"{name}.parquet", table_schema, runs[name])
+                for name, table_schema in _DESTINATIONS.items()
+            ]
             con.register("source_problems", scan.problems)
             problems = con.sql(
                 "SELECT * FROM source_problems WHERE problem_id IN "
@@ -348,6 +353,8 @@ def _group_and_publish(
             ).to_arrow_reader(ROWS_PER_FETCH)
             write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
             manifest = _manifest(con, scan, options, stage_dir)
+            for job in merged:
+                job.result()
             (tmp / "README.md").write_text(dataset_card(manifest), encoding="utf-8")
             manifest["files"] = file_entries(
                 tmp, [*(f"{t}.parquet" for t in ("solutions", "rejects", "problems")), "README.md"]
@@ -368,31 +375,71 @@ def _connect(options: BuildOptions, scratch: Path) -> duckdb.DuckDBPyConnection:
     return con
 
 
-def _spill_runs(con: duckdb.DuckDBPyConnection, parts: Path, scratch: Path) -> dict[str, RunWriter]:
+def _spill_runs(
+    con: duckdb.DuckDBPyConnection, parts: Path, scratch: Path
+) -> dict[str, list[RunWriter]]:
     """Every staged row, with its fate, into `pos`-sorted runs of the table it is published in.
 
     The rows with their code stream past once, in seq order; only the narrow fate is sorted
-    (by seq, to pair it with them) in DuckDB.
+    (by seq, to pair it with them) in DuckDB. Contiguous slices of the parts go to threads of
+    their own (Arrow's reads, sorts and writes release the GIL); runs need no global order.
     """
-    writers = {name: RunWriter(scratch, name, s) for name, s in _DESTINATIONS.items()}
-    fates = con.sql(f"SELECT {', '.join(_FATE_COLUMNS)} FROM fate ORDER BY seq").to_arrow_reader(
-        ROWS_PER_FETCH
-    )
-    for rows, fate in _paired(_staged_tables(parts), fates):
+    paths = sorted(parts.glob("*.parquet"))
+    starts = [0]  # first seq of each part: seqs are dense, in part order
+    for path in paths:
+        starts.append(starts[-1] + pq.ParquetFile(path).metadata.num_rows)
+    slices = _slices(len(paths), SPILL_THREADS)
+    with ThreadPoolExecutor(max_workers=len(slices) or 1) as pool:
+        jobs = [
+            pool.submit(
+                _spill_slice, con.cursor(), paths[a:b], (starts[a], starts[b]), scratch, f"{k}"
+            )
+            for k, (a, b) in enumerate(slices)
+        ]
+        done = [job.result() for job in jobs]
+    return {name: [writers[name] for writers in done] for name in _DESTINATIONS}
+
+
+def _slices(n: int, k: int) -> list[tuple[int, int]]:
+    """`n` items cut into at most `k` contiguous (start, end) slices of near-equal size."""
+    bounds = [n * i // k for i in range(k + 1)]
+    return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
+
+
+def _spill_slice(
+    cursor: duckdb.DuckDBPyConnection,
+    paths: list[Path],
+    seqs: tuple[int, int],
+    scratch: Path,
+    tag: str,
+) -> dict[str, RunWriter]:
+    writers = {name: RunWriter(scratch, f"{name}-{tag}", s) for name, s in _DESTINATIONS.items()}
+    fates = cursor.sql(
+        f"SELECT {', '.join(_FATE_COLUMNS)} FROM fate WHERE seq >= {int(seqs[0])} "
+        f"AND seq < {int(seqs[1])} ORDER BY seq"
+    ).to_arrow_reader(ROWS_PER_FETCH)
+    for rows, fate in _paired(_staged_tables(paths), fates):
         kept = pc.is_null(fate.column("reason"))
         for name, mask in (("solutions", kept), ("rejects", pc.invert(kept))):
             writer = writers[name]
             writer.write(_published_rows(writer.schema, rows, fate, mask))
     for writer in writers.values():
         writer.close()
+    cursor.close()
     return writers
 
 
-def _staged_tables(parts: Path) -> Iterator[pa.Table]:
-    """The staged parts in seq order (their names are zero-padded part numbers)."""
+def _write_merged(path: Path, table_schema: pa.Schema, writers: list[RunWriter]) -> None:
+    runs = [run for writer in writers for run in writer.runs]
+    rows = sum(writer.rows for writer in writers)
+    write_table(path, table_schema, merge_runs(runs, rows, ROW_GROUP_ROWS))
+
+
+def _staged_tables(paths: list[Path]) -> Iterator[pa.Table]:
+    """The columns the published tables take from staged parts, part by part."""
     published = {n for s in _DESTINATIONS.values() for n in s.names}
     columns = ["seq", *sorted(published - set(_FATE_COLUMNS))]
-    for path in sorted(parts.glob("*.parquet")):
+    for path in paths:
         yield pq.read_table(path, columns=columns)
 
 
