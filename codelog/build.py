@@ -1,15 +1,14 @@
 """`codelog build`: source -> staged parse results -> grouping SQL -> published dataset.
 
-The orchestrator owns progress and accounting; the steps (sources, staging, grouping,
-dataset) know nothing of the CLI. Staged parse results are kept beside the dataset and
-reused when the inputs have not changed, so a recipe change re-runs only the SQL.
+The orchestrator owns progress and accounting, and drives the staging (a process pool over
+`codelog.staging`); the steps (sources, staging, publish) know nothing of the CLI. Staged
+parse results are kept beside the dataset and reused when the inputs have not changed, so a
+recipe change re-runs only the SQL.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-import itertools
 import json
 import multiprocessing
 import os
@@ -29,36 +28,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from codelog import __version__, schema
 from codelog.ast_hash import ACCELERATED, GRAMMARS, hash_identity
-from codelog.dataset import (
-    FORMAT_VERSION,
-    ROW_GROUP_ROWS,
-    file_entries,
-    publishing,
-    sha256_file,
-    stale_temp_dirs,
-    write_manifest,
-    write_table,
-)
+from codelog.dataset import file_digest, stale_temp_dirs
 from codelog.errors import CodelogError
-from codelog.grouping import classify_sql, placed_sql, register_recipe_tables
 from codelog.progress import console, rate_progress
+from codelog.publish import group_and_publish
 from codelog.recipe import Recipe
 from codelog.sources import SourceScan
-from codelog.spillsort import POS, RunWriter, merge_runs
-from codelog.sql_text import literal
 from codelog.staging import StageTask, stage_batch
 
 STAGE_BATCH_ROWS = 1024
 STAGE_FILE = "stage.json"
-ROWS_PER_FETCH = 8192
-SPILL_THREADS = 2
 
 
 @dataclass(frozen=True)
@@ -125,7 +108,8 @@ def run_build(options: BuildOptions) -> BuildReport:
             console.print(f"[dim]reusing staged parse results in {stage_dir} (inputs unchanged)[/]")
 
     t0 = time.perf_counter()
-    manifest = _group_and_publish(scan, options, stage_dir, out)
+    code_digest = json.loads((stage_dir / STAGE_FILE).read_text())["code_digest"]
+    manifest = group_and_publish(scan, options, stage_dir, out, code_digest)
     timings["group_and_write"] = time.perf_counter() - t0
     timings["total"] = time.perf_counter() - started
     report = BuildReport(out=out, manifest=manifest, staged_reused=reused, seconds=timings)
@@ -147,7 +131,7 @@ def _staging_key(scan: SourceScan, options: BuildOptions) -> str:
     digest.update(json.dumps(head).encode())
     for path in scan.input_files:
         digest.update(str(path).encode())
-        digest.update(_file_digest(path).encode())
+        digest.update(file_digest(path).encode())
     for directory in scan.source_dirs:
         digest.update(str(directory).encode())
         try:
@@ -158,20 +142,6 @@ def _staging_key(scan: SourceScan, options: BuildOptions) -> str:
             st = entry.stat(follow_symlinks=False)
             digest.update(f"{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
     return digest.hexdigest()
-
-
-def _file_digest(path: Path) -> str:
-    """sha256 of an input file; the staging key and the manifest both need it, hash once."""
-    try:
-        st = path.stat()
-    except OSError:
-        return "absent"
-    return _sha256_of(str(path), st.st_size, st.st_mtime_ns) if path.is_file() else "absent"
-
-
-@functools.lru_cache(maxsize=16384)
-def _sha256_of(path: str, size: int, mtime_ns: int) -> str:  # size, mtime: the cache key
-    return sha256_file(Path(path))
 
 
 def _stage_is_current(stage_dir: Path, key: str) -> bool:
@@ -312,278 +282,6 @@ def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:
     finally:
         signal.signal(signal.SIGINT, previous)
     return pool
-
-
-# -- grouping and publishing ------------------------------------------------------------------
-
-# What the published tables take from the grouping's `fate`; every other column comes from
-# the staged row (the two agree on problem_id, language and submission_id).
-_FATE_COLUMNS = ("seq", "outcome", "reward", "is_correct", "reason", "detail", "dup_count", POS)
-_DESTINATIONS = {"solutions": schema.SOLUTION, "rejects": schema.REJECT}
-
-
-def _group_and_publish(
-    scan: SourceScan, options: BuildOptions, stage_dir: Path, out: Path
-) -> dict[str, Any]:
-    recipe = options.recipe
-    scratch = stage_dir / "scratch"  # DuckDB's spill files and our sort runs; a killed build's too
-    shutil.rmtree(scratch, ignore_errors=True)
-    scratch.mkdir()
-    con = _connect(options, scratch)
-    try:
-        register_recipe_tables(con, recipe)
-        parts = stage_dir / "parts"
-        con.execute(
-            f"CREATE VIEW staged AS SELECT * FROM read_parquet({literal(parts / '*.parquet')})"
-        )
-        fate = placed_sql(classify_sql("staged", recipe, options.seed))
-        # Not TEMP: the spill threads read it through cursors (connections of their own).
-        con.execute(f"CREATE TABLE fate AS {fate}")
-        runs = _spill_runs(con, parts, scratch)
-        with publishing(out) as tmp, ThreadPoolExecutor(max_workers=len(runs)) as pool:
-            # One thread per table: the merges are Arrow and Parquet work that releases the GIL.
-            merged = [
-                pool.submit(_write_merged, tmp / f"{name}.parquet", table_schema, runs[name])
-                for name, table_schema in _DESTINATIONS.items()
-            ]
-            con.register("source_problems", scan.problems)
-            problems = con.sql(
-                "SELECT * FROM source_problems WHERE problem_id IN "
-                "(SELECT DISTINCT problem_id FROM fate WHERE reason IS NULL) ORDER BY problem_id"
-            ).to_arrow_reader(ROWS_PER_FETCH)
-            write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
-            manifest = _manifest(con, scan, options, stage_dir)
-            for job in merged:
-                job.result()
-            (tmp / "README.md").write_text(dataset_card(manifest), encoding="utf-8")
-            manifest["files"] = file_entries(
-                tmp, [*(f"{t}.parquet" for t in ("solutions", "rejects", "problems")), "README.md"]
-            )
-            write_manifest(tmp, manifest)
-    finally:
-        con.close()
-        shutil.rmtree(scratch, ignore_errors=True)
-    return manifest
-
-
-def _connect(options: BuildOptions, scratch: Path) -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect()
-    con.execute(f"SET memory_limit = '{options.memory_limit}'")
-    con.execute(f"SET temp_directory = {literal(scratch)}")
-    # every query whose order matters says ORDER BY; the rest need not pay for keeping it
-    con.execute("SET preserve_insertion_order = false")
-    return con
-
-
-def _spill_runs(
-    con: duckdb.DuckDBPyConnection, parts: Path, scratch: Path
-) -> dict[str, list[RunWriter]]:
-    """Every staged row, with its fate, into `pos`-sorted runs of the table it is published in.
-
-    The rows with their code stream past once, in seq order; only the narrow fate is sorted
-    (by seq, to pair it with them) in DuckDB. Contiguous slices of the parts go to threads of
-    their own (Arrow's reads, sorts and writes release the GIL); runs need no global order.
-    """
-    paths = sorted(parts.glob("*.parquet"))
-    starts = [0]  # first seq of each part: seqs are dense, in part order
-    for path in paths:
-        starts.append(starts[-1] + pq.ParquetFile(path).metadata.num_rows)
-    slices = _slices(len(paths), SPILL_THREADS)
-    with ThreadPoolExecutor(max_workers=len(slices) or 1) as pool:
-        jobs = [
-            pool.submit(
-                _spill_slice, con.cursor(), paths[a:b], (starts[a], starts[b]), scratch, f"{k}"
-            )
-            for k, (a, b) in enumerate(slices)
-        ]
-        done = [job.result() for job in jobs]
-    return {name: [writers[name] for writers in done] for name in _DESTINATIONS}
-
-
-def _slices(n: int, k: int) -> list[tuple[int, int]]:
-    """`n` items cut into at most `k` contiguous (start, end) slices of near-equal size."""
-    bounds = [n * i // k for i in range(k + 1)]
-    return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
-
-
-def _spill_slice(
-    cursor: duckdb.DuckDBPyConnection,
-    paths: list[Path],
-    seqs: tuple[int, int],
-    scratch: Path,
-    tag: str,
-) -> dict[str, RunWriter]:
-    writers = {name: RunWriter(scratch, f"{name}-{tag}", s) for name, s in _DESTINATIONS.items()}
-    fates = cursor.sql(
-        f"SELECT {', '.join(_FATE_COLUMNS)} FROM fate WHERE seq >= {int(seqs[0])} "
-        f"AND seq < {int(seqs[1])} ORDER BY seq"
-    ).to_arrow_reader(ROWS_PER_FETCH)
-    for rows, fate in _paired(_staged_tables(paths), fates):
-        kept = pc.is_null(fate.column("reason"))
-        for name, mask in (("solutions", kept), ("rejects", pc.invert(kept))):
-            writer = writers[name]
-            writer.write(_published_rows(writer.schema, rows, fate, mask))
-    for writer in writers.values():
-        writer.close()
-    cursor.close()
-    return writers
-
-
-def _write_merged(path: Path, table_schema: pa.Schema, writers: list[RunWriter]) -> None:
-    runs = [run for writer in writers for run in writer.runs]
-    rows = sum(writer.rows for writer in writers)
-    write_table(path, table_schema, merge_runs(runs, rows, ROW_GROUP_ROWS))
-
-
-def _staged_tables(paths: list[Path]) -> Iterator[pa.Table]:
-    """The columns the published tables take from staged parts, part by part."""
-    published = {n for s in _DESTINATIONS.values() for n in s.names}
-    columns = ["seq", *sorted(published - set(_FATE_COLUMNS))]
-    for path in paths:
-        yield pq.read_table(path, columns=columns)
-
-
-def _paired(staged: Iterator[pa.Table], fates: pa.RecordBatchReader) -> Iterator[tuple]:
-    """Each staged table with the fate rows of the same seqs; both streams come in seq order."""
-    pending: list[pa.RecordBatch] = []
-    have = 0
-    batches = iter(fates)
-    for rows in staged:
-        while have < rows.num_rows:
-            batch = next(batches, None)
-            if batch is None:
-                raise CodelogError("internal: staged rows without a fate")
-            pending.append(batch)
-            have += batch.num_rows
-        table = pa.Table.from_batches(pending, schema=fates.schema)
-        fate, rest = table.slice(0, rows.num_rows), table.slice(rows.num_rows)
-        pending, have = rest.to_batches(), rest.num_rows
-        if not fate.column("seq").equals(rows.column("seq")):
-            raise CodelogError("internal: staged rows and their fates are out of step")
-        yield rows, fate
-    if have or next(batches, None) is not None:
-        raise CodelogError("internal: fates without a staged row")
-
-
-def _published_rows(
-    target: pa.Schema, rows: pa.Table, fate: pa.Table, mask: pa.ChunkedArray
-) -> pa.Table:
-    columns = [
-        (fate if name in _FATE_COLUMNS else rows).column(name).filter(mask).cast(field.type)
-        for name, field in zip(target.names, target, strict=True)
-    ]
-    return pa.Table.from_arrays(columns, schema=target)
-
-
-def _manifest(
-    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, stage_dir: Path
-) -> dict[str, Any]:
-    def rows(query: str) -> list[tuple]:
-        return con.sql(query).fetchall()
-
-    rows_in = rows("SELECT count(*) FROM fate")[0][0]
-    kept = rows("SELECT count(*) FROM fate WHERE reason IS NULL")[0][0]
-    by_reason = dict(
-        rows(
-            "SELECT reason, count(*) FROM fate WHERE reason IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1"
-        )
-    )
-    outcomes = dict(
-        rows(
-            "SELECT outcome, count(*) FROM fate WHERE reason IS NULL GROUP BY 1 ORDER BY 2 DESC, 1"
-        )
-    )
-    groups = rows(
-        "SELECT count(*) FROM (SELECT DISTINCT problem_id, language FROM fate WHERE reason IS NULL)"
-    )[0][0]
-    statuses = dict(rows("SELECT status, count(*) FROM staged GROUP BY 1 ORDER BY 2 DESC, 1"))
-    unknown = sorted(
-        r[0]
-        for r in rows(
-            "SELECT DISTINCT s.status FROM fate f JOIN staged s USING (seq) WHERE f.reason = 'unknown_status'"
-        )
-        if r[0] is not None
-    )
-    code_digest = json.loads((stage_dir / STAGE_FILE).read_text())["code_digest"]
-    fingerprint = hashlib.sha256()
-    for path in scan.input_files:
-        name = (
-            path.relative_to(scan.root)
-            if scan.root and path.is_relative_to(scan.root)
-            else path.name
-        )
-        fingerprint.update(f"{name}\0{_file_digest(path)}\n".encode())
-    fingerprint.update(code_digest.encode())
-    return {
-        "codelog_version": __version__,
-        "format_version": FORMAT_VERSION,
-        "source": options.source,
-        "language": scan.language,
-        "seed": options.seed,
-        "recipe": options.recipe.to_dict(),
-        "input_fingerprint": fingerprint.hexdigest(),
-        # ast_hash values depend on these as much as on the code
-        "ast_hash": hash_identity(scan.language) if scan.language.lower() in GRAMMARS else None,
-        "counts": {
-            "rows_in": rows_in,
-            "solutions": kept,
-            "rejects": rows_in - kept,
-            "rejects_by_reason": by_reason,
-            "groups": groups,
-            "outcomes": outcomes,
-            "statuses_in": statuses,
-            "unknown_statuses": unknown,
-        },
-    }
-
-
-_LICENCE = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
-
-
-def dataset_card(manifest: dict[str, Any]) -> str:
-    counts = manifest["counts"]
-    reasons = (
-        "\n".join(f"| {r} | {n:,} |" for r, n in counts["rejects_by_reason"].items())
-        or "| (none) | 0 |"
-    )
-    outcomes = "\n".join(f"| {o} | {n:,} |" for o, n in counts["outcomes"].items())
-    return f"""---
-configs:
-- config_name: solutions
-  data_files: solutions.parquet
-  default: true
-- config_name: rejects
-  data_files: rejects.parquet
-- config_name: problems
-  data_files: problems.parquet
-tags:
-- code
-- offline-rl
----
-# {manifest["source"]}-{manifest["language"]} (built by codelog {manifest["codelog_version"]})
-
-Judged {manifest["language"]} submissions, deduplicated by canonical tree-sitter AST and grouped
-per problem: every problem here has at least one correct and one incorrect solution, so a
-trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest["seed"]}.
-
-- `solutions`: {counts["solutions"]:,} kept submissions with `outcome`, `reward`, `is_correct`,
-  `syntax_ok`, `ast_hash`, `dup_count` and `code`.
-- `rejects`: {counts["rejects"]:,} rows not kept, each with its `reason`.
-- `problems`: {counts["groups"]:,} problems with their plain-text `prompt`.
-
-Rows in: {counts["rows_in"]:,} = solutions + rejects. Input fingerprint `{manifest["input_fingerprint"][:16]}…`.
-
-| outcome | solutions |
-| --- | --- |
-{outcomes}
-
-| reject reason | rows |
-| --- | --- |
-{reasons}
-
-Load with `datasets.load_dataset("path/to/this/dir")` (the `solutions` config by default) or
-query with `codelog sql path/to/this/dir "SELECT ..."`.
-{_LICENCE.get(manifest["source"], "")}"""
 
 
 def print_summary(report: BuildReport) -> None:

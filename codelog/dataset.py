@@ -8,6 +8,7 @@ temporary directory that is renamed into place only when everything else is on d
 from __future__ import annotations
 
 import contextlib
+import functools
 import glob
 import hashlib
 import json
@@ -55,6 +56,21 @@ def sha256_file(path: Path) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def file_digest(path: Path) -> str:
+    """sha256 of an input file, or "absent"; cached, since the staging key and the manifest
+    of one build both need it."""
+    try:
+        st = path.stat()
+    except OSError:
+        return "absent"
+    return _sha256_of(str(path), st.st_size, st.st_mtime_ns) if path.is_file() else "absent"
+
+
+@functools.lru_cache(maxsize=16384)
+def _sha256_of(path: str, size: int, mtime_ns: int) -> str:  # size, mtime: the cache key
+    return sha256_file(Path(path))
 
 
 class ParquetSink:

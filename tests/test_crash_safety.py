@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from codelog import build
+from codelog import publish
 from codelog.dataset import MANIFEST
 from codelog.verify import verify_dataset
 
@@ -123,7 +123,7 @@ def test_sigkill_at_random_moments_then_rerun_gives_the_same_bytes(tree, referen
 # file-system step (rename or fsync) once publishing started. N = 0: never; prints the steps.
 _DIE_AT_STEP = """
 import os, sys
-import codelog.build as build
+import codelog.publish as publish
 from codelog.cli import main
 
 target, steps, armed = int(sys.argv[1]), [], [False]
@@ -138,13 +138,13 @@ def dying(real):
     return step
 
 os.replace, os.fsync = dying(os.replace), dying(os.fsync)
-real_publishing = build.publishing
+real_publishing = publish.publishing
 
 def publishing(out):
     armed[0] = True
     return real_publishing(out)
 
-build.publishing = publishing
+publish.publishing = publishing
 sys.argv = ["codelog", *sys.argv[2:]]
 try:
     main()
@@ -213,7 +213,7 @@ def test_ctrl_c_at_every_step_of_publishing(published, monkeypatch):
 
         return step
 
-    real_publishing = build.publishing
+    real_publishing = publish.publishing
 
     @contextlib.contextmanager
     def publishing(path):
@@ -226,7 +226,7 @@ def test_ctrl_c_at_every_step_of_publishing(published, monkeypatch):
 
     monkeypatch.setattr(os, "replace", interrupting(os.replace))
     monkeypatch.setattr(os, "fsync", interrupting(os.fsync))
-    monkeypatch.setattr(build, "publishing", publishing)
+    monkeypatch.setattr(publish, "publishing", publishing)
     build_sample(out, root=tree, workers=1)
     kinds = list(steps)
     assert kinds.count("replace") >= 3
