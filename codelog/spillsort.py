@@ -22,7 +22,7 @@ from codelog.errors import CodelogError
 
 POS = "pos"
 RUN_BYTES = 16 << 20  # Arrow bytes buffered per destination before a run is spilled
-RUN_BATCH_ROWS = 512  # the merge holds one such batch per run
+RUN_BATCH_ROWS = 128  # the merge holds one such batch per run: runs grow with the input
 _IPC = pa.ipc.IpcWriteOptions(compression="lz4")
 
 

@@ -20,6 +20,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from codelog import publish
@@ -244,14 +245,21 @@ def test_ctrl_c_at_every_step_of_publishing(published, monkeypatch):
         assert contents(out) == expected
 
 
-def test_ctrl_c_while_parsing_stops_cleanly_with_exit_130(tree, tmp_path):
+@pytest.fixture(scope="module")
+def slow_tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Sources big enough (~250 KB) that parsing outlasts worker start-up by seconds."""
+    return crash_tree(tmp_path_factory.mktemp("slow") / "tree", rows=40, lines=20_000)
+
+
+def test_ctrl_c_while_parsing_stops_cleanly_with_exit_130(slow_tree, tmp_path):
     out = tmp_path / "ds"
-    proc = start(build_cmd(tree, out))
+    proc = start(build_cmd(slow_tree, out))
     deadline = time.monotonic() + 30
-    while not any(p.name.startswith(".ds.staging.tmp-") for p in tmp_path.iterdir()):
+    while len(psutil.Process(proc.pid).children()) < 2:  # the parse workers
         assert proc.poll() is None and time.monotonic() < deadline, "parsing never started"
         time.sleep(0.005)
-    time.sleep(0.5)  # parse workers up and busy
+    time.sleep(1.0)  # workers imported and parsing: the one batch takes seconds
+    assert not list(tmp_path.glob(".ds.staging.tmp-*/parts/part-*.parquet")), "parsed already"
     os.killpg(proc.pid, signal.SIGINT)  # the whole group, as Ctrl-C in a terminal
     _, stderr = proc.communicate(timeout=60)
     stderr = stderr.decode(errors="replace")
