@@ -9,6 +9,7 @@ from __future__ import annotations
 import errno
 import functools
 import hashlib
+import itertools
 import os
 import re
 import stat
@@ -148,6 +149,7 @@ def _reads(path: str | None, code: str | None, reason: str | None) -> bool:
 
 _READERS: ThreadPoolExecutor | None = None
 READ_AHEAD_THREADS = 4
+READ_CHUNK = 16
 
 
 def _read_ahead(
@@ -161,14 +163,20 @@ def _read_ahead(
     global _READERS
     if _READERS is None:  # one pool per worker process, made on first use
         _READERS = ThreadPoolExecutor(READ_AHEAD_THREADS, thread_name_prefix="codelog-read")
-    return _READERS.map(functools.partial(_read_or_reason, max_bytes, code_root), paths)
+    # A future per chunk, not per file: a future costs about as much as reading a cached file.
+    chunks = [paths[i : i + READ_CHUNK] for i in range(0, len(paths), READ_CHUNK)]
+    read = functools.partial(_read_chunk, max_bytes, code_root)
+    return itertools.chain.from_iterable(_READERS.map(read, chunks))
 
 
-def _read_or_reason(max_bytes: int, code_root: str | None, path: str) -> str | RowRejected:
-    try:
-        return read_code(path, max_bytes, code_root)
-    except RowRejected as rejected:
-        return rejected
+def _read_chunk(max_bytes: int, code_root: str | None, paths: list[str]) -> list[str | RowRejected]:
+    texts: list[str | RowRejected] = []
+    for path in paths:
+        try:
+            texts.append(read_code(path, max_bytes, code_root))
+        except RowRejected as rejected:
+            texts.append(rejected)
+    return texts
 
 
 def locate_lines(path: str | Path, submission_id: str) -> list[int]:
@@ -191,13 +199,11 @@ def locate_lines(path: str | Path, submission_id: str) -> list[int]:
     return lines
 
 
-def _row_error(
-    task: StageTask, cols: dict[str, list], i: int, reason: str, detail: str
-) -> InputError:
+def _row_error(task: StageTask, i: int, reason: str, detail: str) -> InputError:
     """The InputError of a bad row under on_error = "fail", naming its file and line."""
-    submission_id = cols["submission_id"][i]
+    submission_id = task.batch.column("submission_id")[i].as_py()
     message = f"submission {submission_id}: {reason}: {detail}"
-    origin = cols["origin"][i] or "input"
+    origin = task.batch.column("origin")[i].as_py() or "input"
     path, _, line = origin.rpartition(":")
     if path and line.isdigit():  # the source knew the line ("metadata/p02971.csv:118")
         return InputError(path, message, line=int(line))
@@ -210,27 +216,28 @@ def stage_batch(task: StageTask) -> StageResult:
     """Read, check and parse every row of `task.batch`; write the staged part."""
     batch = task.batch
     n = batch.num_rows
-    cols = batch.to_pydict()
-    codes: list[str | None] = list(cols["code"])
-    reasons: list[str | None] = list(cols["reject_reason"])
-    details: list[str | None] = list(cols["reject_detail"])
+    # Only the columns this step reads or rewrites become Python lists; the rest pass through.
+    paths: list[str | None] = batch.column("code_path").to_pylist()
+    codes: list[str | None] = batch.column("code").to_pylist()
+    reasons: list[str | None] = batch.column("reject_reason").to_pylist()
+    details: list[str | None] = batch.column("reject_detail").to_pylist()
     syntax_ok: list[bool | None] = [None] * n
     ast_hashes: list[str | None] = [None] * n
     code_hashes: list[str | None] = [None] * n
     files = _read_ahead(
-        [p for p, c, r in zip(cols["code_path"], codes, reasons, strict=True) if _reads(p, c, r)],
+        [p for p, c, r in zip(paths, codes, reasons, strict=True) if _reads(p, c, r)],
         task.max_source_bytes,
         task.code_root,
     )
     for i in range(n):
         if reasons[i] is not None:
             if task.on_error == "fail" and reasons[i] not in OUT_OF_SCOPE:
-                raise _row_error(task, cols, i, reasons[i], details[i] or "rejected by the source")
+                raise _row_error(task, i, reasons[i], details[i] or "rejected by the source")
             continue
         try:
             code = codes[i]
             if code is None:
-                if cols["code_path"][i] is None:
+                if paths[i] is None:
                     raise RowRejected("missing_source", "row names no code and no code_path")
                 code = next(files)
                 if isinstance(code, RowRejected):
@@ -239,11 +246,11 @@ def stage_batch(task: StageTask) -> StageResult:
                 code = decode_code(
                     code.encode("utf-8", "surrogatepass"),
                     task.max_source_bytes,
-                    cols["origin"][i] or "inline code",
+                    batch.column("origin")[i].as_py() or "inline code",
                 )
         except RowRejected as rejected:
             if task.on_error == "fail":
-                raise _row_error(task, cols, i, rejected.reason, rejected.detail) from None
+                raise _row_error(task, i, rejected.reason, rejected.detail) from None
             reasons[i], details[i] = rejected.reason, rejected.detail
             continue
         code_hash = exact_hash(code)
@@ -253,22 +260,24 @@ def stage_batch(task: StageTask) -> StageResult:
         ast_hashes[i] = parsed.ast_hash
         code_hashes[i] = code_hash
 
-    columns = {name: cols[name] for name in schema.SUBMISSION.names if name != "code_path"}
-    columns.update(
-        seq=list(range(task.first_seq, task.first_seq + n)),
-        code=codes,
-        reject_reason=reasons,
-        reject_detail=details,
-        syntax_ok=syntax_ok,
-        ast_hash=ast_hashes,
-        code_hash=code_hashes,
+    learned = {
+        "seq": pa.array(range(task.first_seq, task.first_seq + n), pa.int64()),
+        "code": codes,
+        "reject_reason": reasons,
+        "reject_detail": details,
+        "syntax_ok": syntax_ok,
+        "ast_hash": ast_hashes,
+        "code_hash": code_hashes,
+    }
+    table = pa.Table.from_arrays(
+        [learned[f.name] if f.name in learned else batch.column(f.name) for f in schema.STAGED],
+        schema=schema.STAGED,
     )
-    table = pa.table({name: columns[name] for name in schema.STAGED.names}, schema=schema.STAGED)
     path = Path(task.out_dir) / f"part-{task.index:06d}.parquet"
     tmp = path.with_suffix(".parquet.tmp")
     pq.write_table(table, tmp, compression="zstd")
     os.replace(tmp, path)
-    digest = hashlib.sha256()
-    for submission_id, code_hash in zip(cols["submission_id"], code_hashes, strict=True):
-        digest.update(f"{submission_id}\0{code_hash or '-'}\n".encode("utf-8", "surrogateescape"))
-    return StageResult(index=task.index, rows=n, path=str(path), digest=digest.hexdigest())
+    ids = batch.column("submission_id").to_pylist()
+    pairs = "".join(f"{i}\0{h or '-'}\n" for i, h in zip(ids, code_hashes, strict=True))
+    digest = hashlib.sha256(pairs.encode("utf-8", "surrogateescape")).hexdigest()
+    return StageResult(index=task.index, rows=n, path=str(path), digest=digest)
