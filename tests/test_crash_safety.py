@@ -55,12 +55,15 @@ def build_cmd(tree: Path, out: Path, workers: int = 2) -> list[str]:
 
 def start(cmd: list[str]) -> subprocess.Popen:
     # Own process group: a signal reaches the parse workers too, as Ctrl-C in a terminal does.
+    # SIGINT at its default, as in a terminal: a test run started in the background by a
+    # non-interactive shell inherits it ignored, and the build would never see the Ctrl-C.
     return subprocess.Popen(
         cmd,
         cwd=REPO,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
