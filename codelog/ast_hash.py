@@ -212,13 +212,15 @@ def grammar_for(language: str) -> Grammar:
     return GRAMMARS[key]
 
 
-def hash_identity(language: str) -> dict[str, str | int]:
-    """What an AST hash depends on besides the code: the form and the grammar's version."""
-    module = grammar_for(language).module
-    return {
-        "form_version": FORM_VERSION,
-        "grammar": f"{module.replace('_', '-')} {metadata.version(module.replace('_', '-'))}",
-    }
+def hash_identity(language: str) -> dict[str, str | int] | None:
+    """What an AST hash depends on besides the code: the form and the grammar's version.
+
+    None for a language without a grammar (its builds dedup by exact bytes).
+    """
+    if language.lower() not in GRAMMARS:
+        return None
+    package = grammar_for(language).module.replace("_", "-")
+    return {"form_version": FORM_VERSION, "grammar": f"{package} {metadata.version(package)}"}
 
 
 @dataclass(frozen=True)
@@ -235,9 +237,13 @@ class _Tables:
 
 @cache
 def _language(language: str) -> Language:
+    return Language(_grammar_capsule(language))
+
+
+def _grammar_capsule(language: str) -> Any:
+    """The grammar package's `language()` pointer, for py-tree-sitter and for `_canon`."""
     grammar = grammar_for(language)
-    module = importlib.import_module(grammar.module)
-    return Language(getattr(module, grammar.function)())
+    return getattr(importlib.import_module(grammar.module), grammar.function)()
 
 
 @cache
@@ -350,10 +356,8 @@ def _encode(events: list[tuple[bytes | None, int, bytes]], bound: set[bytes]) ->
 @cache
 def _canonicalizer(language: str) -> Any:
     t = _tables(language)
-    grammar = grammar_for(language)
-    module = importlib.import_module(grammar.module)
     return _canon.Canonicalizer(
-        getattr(module, grammar.function)(),
+        _grammar_capsule(language),
         identifiers=t.identifiers,
         comments=t.comments,
         literals=t.literals,

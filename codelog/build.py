@@ -126,9 +126,14 @@ def _staging_key(scan: SourceScan, options: BuildOptions) -> str:
     """Changes whenever anything that staging reads or decides with changes."""
     digest = hashlib.sha256()
     limits = options.recipe.limits
-    head = [__version__, options.source, scan.language, limits.max_source_bytes, limits.on_error]
-    if scan.language.lower() in GRAMMARS:
-        head.append(hash_identity(scan.language))
+    head = [
+        __version__,
+        options.source,
+        scan.language,
+        limits.max_source_bytes,
+        limits.on_error,
+        hash_identity(scan.language),
+    ]
     digest.update(json.dumps(head).encode())
     for path in scan.input_files:
         digest.update(str(path).encode())

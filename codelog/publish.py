@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from codelog import __version__, schema
-from codelog.ast_hash import GRAMMARS, hash_identity
+from codelog.ast_hash import hash_identity
 from codelog.dataset import (
     FORMAT_VERSION,
     ROW_GROUP_ROWS,
@@ -254,7 +254,7 @@ def _manifest(
         "recipe": options.recipe.to_dict(),
         "input_fingerprint": fingerprint.hexdigest(),
         # ast_hash values depend on these as much as on the code
-        "ast_hash": hash_identity(scan.language) if scan.language.lower() in GRAMMARS else None,
+        "ast_hash": hash_identity(scan.language),
         "counts": {
             "rows_in": rows_in,
             "solutions": kept,
