@@ -11,8 +11,8 @@ export HF_DATASETS_OFFLINE := 1
 
 .PHONY: demo test lint bench clean
 
-# setup.py builds codelog._canon (C): a changed C source reinstalls too.
-$(BIN)/codelog: pyproject.toml setup.py codelog/_canon.c
+# setup.py builds codelog.stage._canon (C): a changed C source reinstalls too.
+$(BIN)/codelog: pyproject.toml setup.py codelog/stage/_canon.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet "$(TORCH)" -e ".[train,dev]"

@@ -1,4 +1,4 @@
-"""The one compiled part of codelog: `codelog._canon`, the parse + canonical AST walk in C.
+"""The one compiled part of codelog: `codelog.stage._canon`, the parse + canonical AST walk in C.
 
 Everything else is in pyproject.toml. The extension is optional: without a C compiler the
 install still succeeds and codelog falls back to the pure-Python walk (about 2x slower builds;
@@ -12,8 +12,8 @@ TREE_SITTER = "vendor/tree-sitter/lib"
 setup(
     ext_modules=[
         Extension(
-            "codelog._canon",
-            sources=["codelog/_canon.c", f"{TREE_SITTER}/src/lib.c"],
+            "codelog.stage._canon",
+            sources=["codelog/stage/_canon.c", f"{TREE_SITTER}/src/lib.c"],
             include_dirs=[f"{TREE_SITTER}/include", f"{TREE_SITTER}/src"],
             # As tree-sitter's own Makefile: fdopen and be16toh are POSIX/BSD, not C11.
             define_macros=[

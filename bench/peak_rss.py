@@ -20,8 +20,9 @@ from typing import Any
 
 import psutil
 
-from codelog import build
-from codelog.build import BuildOptions, run_build
+from codelog import builder as build
+from codelog.builder import run_build
+from codelog.options import BuildOptions
 from codelog.recipe import load_recipe
 
 

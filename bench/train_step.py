@@ -35,7 +35,8 @@ from codelog.train import data, models, trainer
 
 
 def build_sample(into: Path) -> Path:
-    from codelog.build import BuildOptions, run_build
+    from codelog.builder import run_build
+    from codelog.options import BuildOptions
     from codelog.recipe import load_recipe
 
     out = into / "codenet-python"

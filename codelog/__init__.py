@@ -1,3 +1,5 @@
 """codelog: judged-code archives (CodeNet, CI logs) to offline-RL training data, plus a trainer."""
 
-__version__ = "0.1.0"
+from codelog.version import __version__
+
+__all__ = ["__version__"]

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from codelog import __version__
 from codelog.errors import CodelogError
+from codelog.version import __version__
 
 
 class Interrupted(Exception):
@@ -78,7 +78,8 @@ def build(
     workers: int | None,
 ) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
-    from codelog.build import BuildOptions, run_build
+    from codelog.builder import run_build
+    from codelog.options import BuildOptions
     from codelog.recipe import load_recipe
 
     options = BuildOptions(
@@ -222,7 +223,7 @@ def sql_command(
     """
     from rich.console import Console
 
-    from codelog import query as q
+    from codelog.dataset import query as q
 
     if query is None:
         if fmt or output:
@@ -267,7 +268,7 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
     """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles."""
     from rich.console import Console
 
-    from codelog.stats import compute_stats, plot_stats, render_tables
+    from codelog.dataset.stats import compute_stats, plot_stats, render_tables
 
     result = compute_stats(dataset_dir)
     console = Console()
@@ -297,7 +298,7 @@ def export_command(
     dataset_dir: Path, fmt: str, out: Path, max_pairs_per_problem: int, seed: int
 ) -> None:
     """Write a dataset as Parquet for other trainers: dpo/kto (TRL) or verl."""
-    from codelog.export import export_dataset
+    from codelog.dataset.export import export_dataset
 
     report = export_dataset(
         dataset_dir, fmt, out, max_pairs_per_group=max_pairs_per_problem, seed=seed
@@ -318,8 +319,8 @@ def verify(dataset_dir: Path) -> None:
 
     Reports every mismatch; exits 1 if there is any.
     """
+    from codelog.dataset.verify import verify_dataset
     from codelog.errors import DatasetError
-    from codelog.verify import verify_dataset
 
     report = verify_dataset(dataset_dir)
     for mismatch in report.mismatches:
@@ -369,8 +370,8 @@ def convert(
     inline: bool,
 ) -> None:
     """Turn test reports into a CI export (one row per test case) for `build --source ci`."""
-    from codelog.sources.cilog import expand_inputs
-    from codelog.sources.junit import convert_junit
+    from codelog.ingest.ci.formats import expand_inputs
+    from codelog.ingest.ci.junit import convert_junit
 
     files = expand_inputs(reports)
     rows = convert_junit(files, out, language=language, code_root=code_root, inline=inline)

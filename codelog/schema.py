@@ -64,7 +64,7 @@ STAGED = pa.schema(
         ("seq", pa.int64()),  # position in the input stream: the tie-breaker of last resort
         *[SUBMISSION.field(n) for n in SUBMISSION.names if n != "code_path"],
         ("syntax_ok", pa.bool_()),
-        ("ast_hash", pa.string()),  # canonical tree-sitter hash (codelog.ast_hash)
+        ("ast_hash", pa.string()),  # canonical tree-sitter hash (codelog.stage.ast_hash)
         ("code_hash", pa.string()),  # hash of the exact bytes
     ]
 )

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from codelog.build import BuildOptions, BuildReport, run_build
+from codelog.builder import BuildReport, run_build
+from codelog.options import BuildOptions
 from codelog.recipe import load_recipe
 
 
@@ -38,9 +39,9 @@ def sample_dataset(sample_build: BuildReport) -> Path:
 @pytest.fixture(params=["c", "python"])
 def hash_backend(request, monkeypatch):
     """Runs a test once with the C canonical walk and once with the Python reference."""
-    import codelog.ast_hash
+    import codelog.stage.ast_hash
 
-    if request.param == "c" and not codelog.ast_hash.ACCELERATED:
-        pytest.skip("codelog._canon was not built")
-    monkeypatch.setattr(codelog.ast_hash, "ACCELERATED", request.param == "c")
+    if request.param == "c" and not codelog.stage.ast_hash.ACCELERATED:
+        pytest.skip("codelog.stage._canon was not built")
+    monkeypatch.setattr(codelog.stage.ast_hash, "ACCELERATED", request.param == "c")
     return request.param

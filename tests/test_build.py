@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from codelog import schema
 from codelog.cli import cli
-from codelog.dataset import open_dataset, sha256_file
+from codelog.dataset.open import open_dataset
+from codelog.files import sha256_file
 from codelog.recipe import Recipe, load_recipe
 
 from .conftest import build_sample

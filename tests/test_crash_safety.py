@@ -23,9 +23,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from codelog import publish
-from codelog.dataset import MANIFEST
-from codelog.verify import verify_dataset
+from codelog.dataset.open import MANIFEST
+from codelog.dataset.verify import verify_dataset
+from codelog.publish import tables as publish
 
 from .codenet_tree import CodenetTree
 from .conftest import build_sample
@@ -127,7 +127,7 @@ def test_sigkill_at_random_moments_then_rerun_gives_the_same_bytes(tree, referen
 # file-system step (rename or fsync) once publishing started. N = 0: never; prints the steps.
 _DIE_AT_STEP = """
 import os, sys
-import codelog.publish as publish
+import codelog.publish.tables as publish
 from codelog.cli import main
 
 target, steps, armed = int(sys.argv[1]), [], [False]

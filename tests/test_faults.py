@@ -18,10 +18,11 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from codelog.build import BuildOptions, run_build
+from codelog.builder import run_build
+from codelog.dataset.verify import verify_dataset
 from codelog.errors import CodelogError, InputError
+from codelog.options import BuildOptions
 from codelog.recipe import Recipe, load_recipe
-from codelog.verify import verify_dataset
 
 from .codenet_tree import CodenetTree
 

@@ -23,13 +23,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codelog.build import BuildOptions, open_source, run_build
+from codelog.builder import open_source, run_build
+from codelog.dataset.verify import verify_dataset
 from codelog.errors import CodelogError
+from codelog.ingest.codenet import scan_codenet
+from codelog.ingest.scan import SourceScan
+from codelog.options import BuildOptions
 from codelog.recipe import Recipe, load_recipe
-from codelog.sources import SourceScan
-from codelog.sources.codenet import scan_codenet
-from codelog.staging import RowRejected, StageTask, decode_code, stage_batch
-from codelog.verify import verify_dataset
+from codelog.stage.worker import RowRejected, StageTask, decode_code, stage_batch
 
 from .codenet_tree import CodenetTree
 

@@ -13,10 +13,12 @@ import duckdb
 import pyarrow as pa
 import pytest
 
-from codelog import schema, spillsort
-from codelog.dataset import sha256_file, write_table
+from codelog import schema
 from codelog.errors import CodelogError
-from codelog.spillsort import RunWriter, merge_runs
+from codelog.files import sha256_file
+from codelog.publish import spillsort
+from codelog.publish.spillsort import RunWriter, merge_runs
+from codelog.publish.writer import write_table
 
 from .conftest import build_sample
 
@@ -35,7 +37,7 @@ REFERENCE = {
 
 
 def reference_files(dataset: Path, seed: int, tmp: Path) -> dict[str, Path]:
-    from codelog.grouping import classify_sql, register_recipe_tables
+    from codelog.group.grouping import classify_sql, register_recipe_tables
     from codelog.recipe import load_recipe
 
     recipe = load_recipe()
@@ -124,7 +126,7 @@ def test_merge_refuses_positions_that_are_not_dense(tmp_path, broken):
 def test_sink_bytes_do_not_depend_on_batch_sizes(tmp_path):
     # distinct strings beyond the 1 MiB dictionary page: the writer falls back to plain
     # encoding at a chunk boundary, so uneven batches used to change the file's bytes
-    from codelog.dataset import ParquetSink
+    from codelog.publish.writer import ParquetSink
 
     rng = random.Random(0)
     codes = [

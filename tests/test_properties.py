@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codelog import schema
-from codelog.ast_hash import parse_code
-from codelog.grouping import classify_sql, register_recipe_tables
+from codelog.group.grouping import classify_sql, register_recipe_tables
 from codelog.recipe import load_recipe
+from codelog.stage.ast_hash import parse_code
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

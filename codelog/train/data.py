@@ -20,9 +20,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from codelog.dataset import read_manifest
+from codelog.dataset.open import read_manifest
 from codelog.errors import DatasetError
-from codelog.prompting import render_prompt
+from codelog.prompts import render_prompt
 from codelog.recipe import Recipe
 
 INDEX_COLUMNS = ("problem_id", "language", "submission_id", "reward", "is_correct")

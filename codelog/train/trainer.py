@@ -36,12 +36,12 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from codelog import __version__
 from codelog.errors import CodelogError, RecipeError
 from codelog.progress import console
 from codelog.recipe import Recipe, Train, load_recipe
 from codelog.train import data, models
 from codelog.train.advantages import ADVANTAGES, compute_advantages
+from codelog.version import __version__
 
 RUN_FILE = "run.json"  # in the run dir: what the run is (recipe, dataset, base model)
 CHECKPOINT_FILE = "codelog.json"  # in each checkpoint: step, recipe, input_fingerprint, ...

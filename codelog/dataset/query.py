@@ -1,0 +1,245 @@
+"""`codelog sql`: DuckDB over a dataset's views, printed as a table or written as CSV/JSON/Parquet.
+
+The views are the ones `codelog.dataset.open_dataset` defines (solutions, rejects, problems,
+groups). File output goes through DuckDB's own COPY, so nested columns (groups.outcome_mix is a
+MAP) are written the way DuckDB writes them and nothing is materialised in Python; the file
+appears only when complete (temporary file, then rename).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import duckdb
+import pyarrow as pa
+
+from codelog.dataset.open import open_dataset, view_statements
+from codelog.errors import CodelogError
+from codelog.sql import literal
+
+Format = Literal["csv", "json", "parquet"]
+FORMATS: tuple[Format, ...] = ("csv", "json", "parquet")
+# COPY options per format: a CSV header, JSON as one object per line (what jq, pandas,
+# polars and `datasets` read), Parquet compressed like the dataset itself.
+_COPY_OPTIONS = {
+    "csv": "FORMAT csv, HEADER true",
+    "json": "FORMAT json",
+    "parquet": "FORMAT parquet, COMPRESSION zstd",
+}
+# The user's result is registered under this name to be COPYed; unlikely to shadow theirs.
+_RESULT_VIEW = "codelog_sql_result"
+_MAX_CELL_CHARS = 1000
+
+
+class QueryError(CodelogError):
+    """A query DuckDB refused or failed to run; the message is DuckDB's own."""
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The first rows of a result, for display, and how many rows it has in all."""
+
+    columns: list[str]
+    types: list[str]  # DuckDB type names
+    numeric: list[bool]  # right-aligned in a table
+    rows: list[tuple[Any, ...]]
+    total_rows: int
+
+
+def connect(dataset: str | Path) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with the dataset's views."""
+    return open_dataset(dataset)
+
+
+@contextlib.contextmanager
+def _duckdb_errors() -> Iterator[None]:
+    try:
+        yield
+    except duckdb.Error as exc:
+        raise QueryError(str(exc)) from None
+
+
+def preview(con: duckdb.DuckDBPyConnection, query: str, max_rows: int) -> Preview:
+    """Runs `query`; keeps its first `max_rows` rows and counts the rest without keeping them."""
+    with _duckdb_errors():
+        relation = con.sql(query)
+        if relation is None:  # a statement without a result (SET, CREATE ...)
+            return Preview(columns=[], types=[], numeric=[], rows=[], total_rows=0)
+        reader = relation.to_arrow_reader(max(1, min(max_rows, 8192)))
+        kept: list[pa.RecordBatch] = []
+        total = 0
+        for batch in reader:
+            if total < max_rows:
+                kept.append(batch.slice(0, max_rows - total))
+            total += batch.num_rows
+    schema = reader.schema
+    table = pa.Table.from_batches(kept, schema=schema)
+    rows = list(
+        zip(*(_column_values(table.column(i)) for i in range(table.num_columns)), strict=True)
+    )
+    return Preview(
+        columns=schema.names,
+        types=[str(t) for t in relation.types],
+        numeric=[
+            pa.types.is_integer(t) or pa.types.is_floating(t) or pa.types.is_decimal(t)
+            for t in schema.types
+        ],
+        rows=rows,
+        total_rows=total,
+    )
+
+
+def _column_values(column: pa.ChunkedArray) -> list[Any]:
+    values = column.to_pylist()
+    if pa.types.is_map(column.type):
+        # Arrow gives a MAP as a list of (key, value) pairs; a dict reads like DuckDB shows it.
+        return [dict(v) if v is not None else None for v in values]
+    return values
+
+
+def format_cell(value: Any) -> str:
+    """A value as one table cell: NULL spelled out, floats to 6 significant digits, long text cut."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, dict):
+        text = "{" + ", ".join(f"{k}: {format_cell(v)}" for k, v in value.items()) + "}"
+    elif isinstance(value, list):
+        text = "[" + ", ".join(format_cell(v) for v in value) + "]"
+    else:
+        text = str(value)
+    if len(text) > _MAX_CELL_CHARS:
+        text = text[:_MAX_CELL_CHARS] + f"… ({len(text):,} chars)"
+    return text
+
+
+def write_result(
+    con: duckdb.DuckDBPyConnection, query: str, fmt: Format, out: Path | None, stdout: IO[bytes]
+) -> None:
+    """Writes the query's result as `fmt` to the file `out`, or to `stdout` when `out` is None."""
+    if fmt not in FORMATS:
+        raise CodelogError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
+    if out is None and fmt == "parquet":
+        raise CodelogError("parquet output needs a file: pass --output FILE")
+    with _duckdb_errors():
+        con.sql(query).create_view(_RESULT_VIEW, replace=True)
+    if out is not None:
+        out = out.resolve()
+        if out.is_dir():
+            raise CodelogError(f"{out}: is a directory; --output names the file to write")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+        try:
+            _copy(con, fmt, tmp)
+            os.replace(tmp, out)
+        finally:
+            tmp.unlink(missing_ok=True)
+        return
+    # DuckDB writes files, not Python streams: COPY to a temporary file, then stream it out.
+    with tempfile.TemporaryDirectory(prefix="codelog-sql-") as tmpdir:
+        path = Path(tmpdir) / f"result.{fmt}"
+        _copy(con, fmt, path)
+        with path.open("rb") as f:
+            shutil.copyfileobj(f, stdout)
+        stdout.flush()
+
+
+def _copy(con: duckdb.DuckDBPyConnection, fmt: Format, path: Path) -> None:
+    try:
+        con.execute(f"COPY {_RESULT_VIEW} TO {literal(path)} ({_COPY_OPTIONS[fmt]})")
+    except duckdb.Error as exc:
+        # Errors raised while running the query point at our COPY statement, not the user's
+        # SQL: keep DuckDB's message, drop the misleading "LINE 1: COPY ..." excerpt.
+        raise QueryError(str(exc).split("\n\nLINE ")[0]) from None
+
+
+def attach_statements(dataset: str | Path) -> str:
+    """The SQL that defines the dataset's views in any DuckDB session (e.g. the `duckdb` CLI).
+
+    The same views as `codelog.dataset.open_dataset`, with absolute paths, so the statements
+    work from any directory.
+    """
+    return "".join(statement + ";\n" for statement in view_statements(dataset))
+
+
+def duckdb_cli() -> str | None:
+    """Path of the `duckdb` command-line binary, if one is on PATH."""
+    return shutil.which("duckdb")
+
+
+def interactive(dataset: str | Path, binary: str) -> int:
+    """Opens the `duckdb` CLI with the views defined; returns its exit status.
+
+    `-cmd` runs the statements before the prompt; with stdin not a terminal the CLI reads SQL
+    from it, so `echo "SELECT ..." | codelog sql DATASET` works too.
+    """
+    statements = attach_statements(dataset)
+    process = subprocess.Popen([binary, "-cmd", statements])
+    # Ctrl-C belongs to the CLI (it cancels the running query); here it would kill the session.
+    # Ignored only once the child runs, so the child keeps the default handler.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return process.wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def preview_table(result: Preview) -> Any:
+    """A rich Table of a preview, column types under the names.
+
+    Cells are Text, never markup: code full of brackets must print as it is.
+    """
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(header_style="bold")
+    for name, type_, numeric in zip(result.columns, result.types, result.numeric, strict=True):
+        header = Text(name, style="bold") + Text("\n" + type_, style="dim")
+        table.add_column(header, justify="right" if numeric else "left")
+    for row in result.rows:
+        table.add_row(
+            *(Text(format_cell(v)) if v is not None else Text("NULL", style="dim") for v in row)
+        )
+    return table
+
+
+def preview_note(result: Preview) -> str:
+    """How many rows the result has, and how to get those a table does not show."""
+    shown = len(result.rows)
+    if shown < result.total_rows:
+        return (
+            f"first {shown:,} of {result.total_rows:,} rows shown "
+            "(all of them: --format csv|json|parquet; more here: --max-rows)"
+        )
+    return f"{result.total_rows:,} row{'s' if result.total_rows != 1 else ''}"
+
+
+def format_for(output: Path | None, fmt: str | None) -> str:
+    """The output format: as given, else from --output's suffix, else a table."""
+    if fmt is not None:
+        return fmt
+    if output is None:
+        return "table"
+    by_suffix = {
+        ".csv": "csv",
+        ".json": "json",
+        ".jsonl": "json",
+        ".ndjson": "json",
+        ".parquet": "parquet",
+    }
+    try:
+        return by_suffix[output.suffix.lower()]
+    except KeyError:
+        raise CodelogError(
+            f"{output}: cannot tell the format from the suffix; pass --format csv|json|parquet"
+        ) from None

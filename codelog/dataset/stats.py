@@ -1,0 +1,352 @@
+"""`codelog stats`: what a built dataset holds, as plain data; tables and figures are views of it.
+
+Everything is computed by DuckDB over the dataset's views, so it runs out-of-core on a full
+CodeNet build. Definitions:
+- outcome mix: kept solutions per outcome, and the submissions they stand for (sum of dup_count).
+- group sizes: solutions per group (problem, language), in power-of-two buckets 2, 3-4, 5-8, ...
+- dedup: submissions that reached the dedup step (kept, or rejected as duplicate / over the
+  correct cap / without contrast, all decided after normalisation) against the distinct programs
+  among them. Rows rejected before dedup (missing source, unknown status, ...) do not count.
+- code length: UTF-8 bytes of each solution's code, percentiles interpolated linearly
+  (DuckDB quantile_cont, numpy's default method).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+
+from codelog.dataset.open import open_dataset, read_manifest
+
+# Reject reasons decided at or after the dedup step (codelog.group.grouping): their rows were scorable
+# submissions that took part in dedup, unlike rows rejected while reading or normalising.
+DEDUP_STAGE_REASONS = ("duplicate", "correct_cap", "no_contrast")
+PERCENTILES = (5, 25, 50, 75, 95)
+
+
+@dataclass(frozen=True)
+class OutcomeCount:
+    outcome: str
+    reward: float
+    solutions: int
+    submissions: int  # sum of dup_count: the input rows these solutions stand for
+    share: float  # of all solutions
+
+
+@dataclass(frozen=True)
+class SizeBucket:
+    low: int  # group sizes low..high, inclusive
+    high: int
+    groups: int
+
+
+@dataclass(frozen=True)
+class RejectCount:
+    reason: str
+    rows: int
+    share: float  # of all input rows
+
+
+@dataclass(frozen=True)
+class Dedup:
+    mode: str  # recipe [grouping] dedup: ast, exact or none
+    submissions: int  # rows that reached the dedup step
+    programs: int  # distinct programs among them
+    duplicates: int  # rows rejected as a duplicate of a kept program
+
+    @property
+    def ratio(self) -> float:
+        """Submissions per distinct program (1.0: no duplicates)."""
+        return self.submissions / self.programs if self.programs else 0.0
+
+    @property
+    def removed_share(self) -> float:
+        return self.duplicates / self.submissions if self.submissions else 0.0
+
+
+@dataclass(frozen=True)
+class LengthPercentiles:
+    subset: str  # "all", "correct" or "incorrect"
+    solutions: int
+    percentiles: dict[int, float]  # percentile -> bytes
+    max: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    dataset: Path
+    rows_in: int
+    solutions: int
+    rejects: int
+    groups: int
+    outcome_mix: list[OutcomeCount]
+    group_sizes: list[SizeBucket]
+    group_size_median: float
+    rejects_by_reason: list[RejectCount]
+    dedup: Dedup
+    code_length: list[LengthPercentiles]
+
+
+def size_bucket(n: int) -> tuple[int, int]:
+    """The power-of-two bucket (low, high) holding group size n: 2, 3-4, 5-8, 9-16, ..."""
+    if n <= 1:
+        return (n, n)
+    k = (n - 1).bit_length()  # smallest k with n <= 2**k
+    return (2 ** (k - 1) + 1, 2**k)
+
+
+def compute_stats(dataset: str | Path) -> Stats:
+    root = Path(dataset).resolve()
+    manifest = read_manifest(root)
+    con = open_dataset(root)
+    try:
+        return _compute(con, root, manifest["recipe"]["grouping"]["dedup"])
+    finally:
+        con.close()
+
+
+def _one(con: duckdb.DuckDBPyConnection, query: str) -> tuple:
+    return con.sql(query).fetchall()[0]
+
+
+def _compute(con: duckdb.DuckDBPyConnection, root: Path, dedup_mode: str) -> Stats:
+    n_solutions = _one(con, "SELECT count(*) FROM solutions")[0]
+    n_rejects = _one(con, "SELECT count(*) FROM rejects")[0]
+    rows_in = n_solutions + n_rejects
+
+    outcome_mix = [
+        OutcomeCount(outcome, reward, n, int(subs), n / n_solutions if n_solutions else 0.0)
+        for outcome, reward, n, subs in con.sql(
+            "SELECT outcome, any_value(reward), count(*), sum(dup_count)::BIGINT FROM solutions "
+            "GROUP BY outcome ORDER BY count(*) DESC, outcome"
+        ).fetchall()
+    ]
+
+    sizes = con.sql("SELECT n_solutions, count(*) FROM groups GROUP BY 1 ORDER BY 1").fetchall()
+    n_groups = sum(count for _, count in sizes)
+    group_sizes = _bucketed(sizes)
+    median = _one(con, "SELECT coalesce(median(n_solutions), 0) FROM groups")[0]
+
+    rejects_by_reason = [
+        RejectCount(reason, n, n / rows_in if rows_in else 0.0)
+        for reason, n in con.sql(
+            "SELECT reason, count(*) FROM rejects GROUP BY 1 ORDER BY 2 DESC, 1"
+        ).fetchall()
+    ]
+    by_reason = {r.reason: r.rows for r in rejects_by_reason}
+    duplicates = by_reason.get("duplicate", 0)
+    reached = n_solutions + sum(by_reason.get(r, 0) for r in DEDUP_STAGE_REASONS)
+    dedup = Dedup(dedup_mode, reached, reached - duplicates, duplicates)
+
+    code_length = []
+    quantiles = ", ".join(f"quantile_cont(strlen(code), {p / 100})" for p in PERCENTILES)
+    for subset, where in (
+        ("all", "true"),
+        ("correct", "is_correct"),
+        ("incorrect", "NOT is_correct"),
+    ):
+        n, longest, *values = _one(
+            con,
+            f"SELECT count(code), coalesce(max(strlen(code)), 0), {quantiles} "
+            f"FROM solutions WHERE {where}",
+        )
+        code_length.append(
+            LengthPercentiles(
+                subset,
+                n,
+                {
+                    p: float(v) if v is not None else 0.0
+                    for p, v in zip(PERCENTILES, values, strict=True)
+                },
+                int(longest),
+            )
+        )
+
+    return Stats(
+        dataset=root,
+        rows_in=rows_in,
+        solutions=n_solutions,
+        rejects=n_rejects,
+        groups=n_groups,
+        outcome_mix=outcome_mix,
+        group_sizes=group_sizes,
+        group_size_median=float(median),
+        rejects_by_reason=rejects_by_reason,
+        dedup=dedup,
+        code_length=code_length,
+    )
+
+
+def _bucketed(sizes: list[tuple[int, int]]) -> list[SizeBucket]:
+    """Every bucket from the smallest to the largest group size, empty ones included, so the
+    histogram's shape is not hidden by missing bars."""
+    if not sizes:
+        return []
+    counts: dict[tuple[int, int], int] = {}
+    for n, groups in sizes:
+        bucket = size_bucket(n)
+        counts[bucket] = counts.get(bucket, 0) + groups
+    buckets = []
+    low, high = size_bucket(sizes[0][0])
+    last = size_bucket(sizes[-1][0])
+    while True:
+        buckets.append(SizeBucket(low, high, counts.get((low, high), 0)))
+        if (low, high) == last:
+            return buckets
+        low, high = size_bucket(high + 1)
+
+
+# -- presentation ------------------------------------------------------------------------------
+
+
+def render_tables(stats: Stats) -> list:
+    """The stats as rich renderables (a heading, then tables), in reading order."""
+    from rich.table import Table
+    from rich.text import Text
+
+    def table(title: str, *columns: str) -> Table:
+        t = Table(title=title, title_justify="left", header_style="bold")
+        for i, name in enumerate(columns):
+            t.add_column(name, justify="left" if i == 0 else "right")
+        return t
+
+    overview = table("overview", "what", "rows")
+    overview.add_row("rows in", f"{stats.rows_in:,}")
+    overview.add_row("solutions", f"{stats.solutions:,}")
+    overview.add_row("rejects", f"{stats.rejects:,}")
+    overview.add_row("groups", f"{stats.groups:,}")
+
+    outcomes = table(
+        "outcome mix (solutions)", "outcome", "reward", "solutions", "share", "submissions"
+    )
+    for o in stats.outcome_mix:
+        outcomes.add_row(
+            o.outcome,
+            f"{o.reward:+.2f}",
+            f"{o.solutions:,}",
+            f"{o.share:.1%}",
+            f"{o.submissions:,}",
+        )
+
+    sizes = table(
+        f"group sizes (solutions per group; median {stats.group_size_median:g})",
+        "size",
+        "groups",
+        "",
+    )
+    widest = max((b.groups for b in stats.group_sizes), default=0)
+    for b in stats.group_sizes:
+        label = str(b.low) if b.low == b.high else f"{b.low}-{b.high}"
+        bar = "█" * round(30 * b.groups / widest) if widest else ""
+        sizes.add_row(label, f"{b.groups:,}", bar)
+
+    rejects = table("rejects by reason", "reason", "rows", "share of rows in")
+    for r in stats.rejects_by_reason:
+        rejects.add_row(r.reason, f"{r.rows:,}", f"{r.share:.1%}")
+    if not stats.rejects_by_reason:
+        rejects.add_row("(none)", "0", "")
+
+    d = stats.dedup
+    dedup = table(f"dedup ({d.mode})", "what", "value")
+    dedup.add_row("submissions reaching dedup", f"{d.submissions:,}")
+    dedup.add_row("distinct programs", f"{d.programs:,}")
+    dedup.add_row("duplicates removed", f"{d.duplicates:,} ({d.removed_share:.1%})")
+    dedup.add_row("submissions per program", f"{d.ratio:.2f}")
+
+    lengths = table(
+        "code length (bytes)",
+        "solutions",
+        "n",
+        *(f"p{p}" for p in PERCENTILES),
+        "max",
+    )
+    for c in stats.code_length:
+        lengths.add_row(
+            c.subset,
+            f"{c.solutions:,}",
+            *(f"{c.percentiles[p]:,.0f}" for p in PERCENTILES),
+            f"{c.max:,}",
+        )
+    heading = Text(f"codelog stats — {stats.dataset}", style="bold")
+    return [heading, overview, outcomes, sizes, rejects, dedup, lengths]
+
+
+def plot_stats(stats: Stats, path: str | Path) -> Path:
+    """The same numbers as figures, one panel each, saved to `path` (PNG, SVG, PDF by suffix)."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only: never needs a display
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    fig, axes = plt.subplots(2, 3, figsize=(15, 8.5), constrained_layout=True)
+    fig.suptitle(
+        f"{stats.dataset.name}: {stats.solutions:,} solutions in {stats.groups:,} groups, "
+        f"{stats.rejects:,} rejects"
+    )
+
+    ax = axes[0, 0]
+    bars = ax.bar(
+        [o.outcome for o in stats.outcome_mix],
+        [o.solutions for o in stats.outcome_mix],
+        color=["tab:green" if o.outcome == "accepted" else "tab:red" for o in stats.outcome_mix],
+    )
+    ax.set_title("outcome mix")
+    ax.bar_label(bars, fmt="{:,.0f}")  # counts on the bars: a 1-row bar stays readable
+    ax.set_ylabel("solutions")
+    ax.tick_params(axis="x", rotation=45)
+
+    ax = axes[0, 1]
+    labels = [str(b.low) if b.low == b.high else f"{b.low}-{b.high}" for b in stats.group_sizes]
+    bars = ax.bar(labels, [b.groups for b in stats.group_sizes], color="tab:blue")
+    ax.set_title(f"group sizes (median {stats.group_size_median:g})")
+    ax.bar_label(bars, fmt="{:,.0f}")  # counts on the bars: a 1-row bar stays readable
+    ax.set_xlabel("solutions per group")
+    ax.set_ylabel("groups")
+
+    ax = axes[0, 2]
+    reasons = stats.rejects_by_reason[::-1]  # largest on top
+    bars = ax.barh([r.reason for r in reasons], [r.rows for r in reasons], color="tab:gray")
+    ax.set_title("rejects by reason")
+    ax.margins(x=0.12)  # room for the count right of the longest bar
+    ax.bar_label(bars, fmt="{:,.0f}")  # counts on the bars: a 1-row bar stays readable
+    ax.set_xlabel("rows")
+
+    ax = axes[1, 0]
+    d = stats.dedup
+    bars = ax.bar(
+        ["submissions", "distinct programs"],
+        [d.submissions, d.programs],
+        color=["tab:gray", "tab:blue"],
+    )
+    ax.set_title(f"dedup ({d.mode}): {d.ratio:.2f} submissions per program")
+    ax.bar_label(bars, fmt="{:,.0f}")  # counts on the bars: a 1-row bar stays readable
+
+    ax = axes[1, 1]
+    for c in stats.code_length:
+        ax.plot(
+            [f"p{p}" for p in PERCENTILES],
+            [c.percentiles[p] for p in PERCENTILES],
+            marker="o",
+            label=f"{c.subset} (n={c.solutions:,})",
+        )
+    if all(v > 0 for c in stats.code_length for v in c.percentiles.values()):
+        ax.set_yscale("log")  # lengths span orders of magnitude; log needs them positive
+    ax.set_title("code length percentiles")
+    ax.set_ylabel("bytes")
+    ax.legend()
+
+    ax = axes[1, 2]
+    ax.axis("off")
+    overview = (
+        f"rows in     {stats.rows_in:>10,}\n"
+        f"solutions   {stats.solutions:>10,}\n"
+        f"rejects     {stats.rejects:>10,}\n"
+        f"groups      {stats.groups:>10,}"
+    )
+    ax.text(0.05, 0.95, overview, family="monospace", va="top", fontsize=12)
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -1,0 +1,131 @@
+"""The dedup and grouping rules, as SQL over the staged rows.
+
+Each rule is one named CTE, in the order the paper applies them:
+`normalized` (status -> outcome -> reward), `ranked`/`deduped` (one solution per canonical
+program, the earliest submission kept), `capped` (at most N correct per problem, chosen by
+seed), `eligible` (problems with at least one correct and one incorrect solution).
+Everything not kept becomes a reject with its reason.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import pyarrow as pa
+
+from codelog.outcomes import UNSCORABLE
+from codelog.recipe import Recipe
+
+_DEDUP_KEY = {"ast": "ast_hash", "exact": "code_hash", "none": "submission_id"}
+
+
+def register_recipe_tables(con: duckdb.DuckDBPyConnection, recipe: Recipe) -> None:
+    statuses = pa.table(
+        {"status": list(recipe.statuses), "outcome": list(recipe.statuses.values())}
+    )
+    rewards = pa.table({"outcome": list(recipe.rewards), "reward": list(recipe.rewards.values())})
+    con.register("status_map", statuses)
+    con.register("reward_map", rewards)
+
+
+def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
+    """A query giving every staged row its fate: `reason` NULL means kept as a solution.
+
+    Columns: seq, submission_id, problem_id, language, outcome, reward, is_correct, reason,
+    detail, dup_count. Narrow on purpose: code joins back in only when writing.
+    """
+    g = recipe.grouping
+    key = _DEDUP_KEY[g.dedup]
+    return f"""
+    WITH staged AS (
+        SELECT seq, submission_id, problem_id, language, status, date, {key} AS dedup_key,
+               reject_reason, reject_detail, origin
+        FROM {staged}
+    ),
+    normalized AS (
+        SELECT s.*, m.outcome, r.reward, m.outcome = 'accepted' AS is_correct,
+            CASE
+                WHEN s.reject_reason IS NOT NULL THEN s.reject_reason
+                WHEN m.outcome IS NULL THEN 'unknown_status'
+                WHEN m.outcome = '{UNSCORABLE}' THEN 'unscorable'
+                WHEN row_number() OVER ids > 1
+                    THEN 'duplicate_submission_id'
+            END AS reason,
+            CASE
+                WHEN s.reject_reason IS NOT NULL THEN s.reject_detail
+                WHEN m.outcome IS NULL THEN 'status ' || coalesce('''' || s.status || '''', 'NULL')
+                    || ' is not in the recipe'
+                WHEN m.outcome = '{UNSCORABLE}' THEN 'judge-side status ''' || s.status || ''''
+                WHEN row_number() OVER ids > 1
+                    THEN 'submission id first seen at ' || coalesce(first_value(s.origin) OVER ids, '?')
+            END AS detail
+        FROM staged s
+        LEFT JOIN status_map m USING (status)
+        LEFT JOIN reward_map r ON r.outcome = m.outcome
+        WINDOW ids AS (PARTITION BY s.submission_id ORDER BY s.seq)
+    ),
+    ranked AS (
+        SELECT *,
+            row_number() OVER copies AS copy_rank,
+            count(*) OVER (PARTITION BY problem_id, language, dedup_key) AS dup_count,
+            first_value(submission_id) OVER copies AS kept_id
+        FROM normalized
+        WHERE reason IS NULL
+        WINDOW copies AS (PARTITION BY problem_id, language, dedup_key
+                          ORDER BY date NULLS LAST, submission_id, seq)
+    ),
+    deduped AS (
+        SELECT * FROM ranked WHERE copy_rank = 1
+    ),
+    capped AS (
+        SELECT *,
+            is_correct AND row_number() OVER (
+                PARTITION BY problem_id, language, is_correct
+                ORDER BY md5('{int(seed)}:' || submission_id), submission_id
+            ) > {int(g.max_correct_per_problem)} AS over_cap
+        FROM deduped
+    ),
+    eligible AS (
+        SELECT problem_id, language
+        FROM capped
+        WHERE NOT over_cap
+        GROUP BY problem_id, language
+        HAVING count(*) FILTER (WHERE is_correct) >= {int(g.min_correct)}
+           AND count(*) FILTER (WHERE NOT is_correct) >= {int(g.min_incorrect)}
+    )
+    SELECT seq, submission_id, problem_id, language, outcome, reward, is_correct,
+           reason, detail, NULL::BIGINT AS dup_count
+    FROM normalized WHERE reason IS NOT NULL
+    UNION ALL
+    SELECT seq, submission_id, problem_id, language, outcome, reward, is_correct,
+           'duplicate', 'duplicate of ' || kept_id, NULL
+    FROM ranked WHERE copy_rank > 1
+    UNION ALL
+    SELECT c.seq, c.submission_id, c.problem_id, c.language, c.outcome, c.reward, c.is_correct,
+           CASE WHEN c.over_cap THEN 'correct_cap' WHEN e.problem_id IS NULL THEN 'no_contrast' END,
+           CASE
+               WHEN c.over_cap THEN 'over the cap of {int(g.max_correct_per_problem)} correct per problem'
+               WHEN e.problem_id IS NULL THEN 'problem has no ' || CASE WHEN c.is_correct THEN 'incorrect'
+                   ELSE 'correct' END || ' solution to contrast with'
+           END,
+           c.dup_count
+    FROM capped c LEFT JOIN eligible e USING (problem_id, language)
+    """
+
+
+def placed_sql(fate: str) -> str:
+    """`fate`'s rows plus `pos`: each row's 0-based position in the table it is published in.
+
+    Solutions are ordered by problem_id, language, submission_id, seq; rejects by reason,
+    problem_id, submission_id, seq. Computed here, on narrow rows, so that the rows with their
+    code never need sorting in DuckDB (see codelog.publish.spillsort). Partitioning by `reason IS NULL`
+    makes one window serve both orders: within solutions `reason` is constant, within rejects
+    the `language` term is.
+    """
+    return f"""
+    SELECT *, row_number() OVER (
+        PARTITION BY reason IS NULL
+        ORDER BY reason, problem_id, CASE WHEN reason IS NULL THEN language END,
+                 submission_id, seq
+    ) - 1 AS pos
+    FROM ({fate})
+    """

@@ -1,0 +1,178 @@
+"""The manifest (what a dataset holds, how it was built, its files' digests) and the card.
+
+Layout of a dataset:  solutions.parquet  rejects.parquet  problems.parquet  manifest.json  README.md
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow.parquet as pq
+
+from codelog.errors import DatasetError
+from codelog.files import file_digest, sha256_file
+from codelog.ingest.scan import SourceScan
+from codelog.options import BuildOptions
+from codelog.stage.ast_hash import hash_identity
+from codelog.version import __version__
+
+FORMAT_VERSION = 1
+MANIFEST = "manifest.json"
+TABLES = ("solutions", "rejects", "problems")
+
+
+def file_entries(root: Path, names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    entries = {}
+    for name in sorted(names):
+        path = root / name
+        entry: dict[str, Any] = {"sha256": sha256_file(path), "bytes": path.stat().st_size}
+        if name.endswith(".parquet"):
+            entry["rows"] = pq.ParquetFile(path).metadata.num_rows
+        entries[name] = entry
+    return entries
+
+
+def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
+    path = root / MANIFEST
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_manifest(path: str | Path) -> dict[str, Any]:
+    """The manifest of a dataset directory, with clear errors for what is not a usable dataset."""
+    root = Path(path)
+    if not root.is_dir():
+        raise DatasetError(f"{root}: no such dataset directory")
+    manifest_path = root / MANIFEST
+    if not manifest_path.exists():
+        raise DatasetError(
+            f"{root}: not a complete dataset (no {MANIFEST}; was the build interrupted?)"
+        )
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{manifest_path}: unreadable manifest: {exc}") from None
+    version = manifest.get("format_version")
+    if version != FORMAT_VERSION:
+        raise DatasetError(
+            f"{root}: dataset format_version {version!r} (codelog {manifest.get('codelog_version')}) "
+            f"is not the format this codelog reads ({FORMAT_VERSION}); rebuild it with `codelog build`"
+        )
+    return manifest
+
+
+def build_manifest(
+    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, code_digest: str
+) -> dict[str, Any]:
+    def rows(query: str) -> list[tuple]:
+        return con.sql(query).fetchall()
+
+    rows_in = rows("SELECT count(*) FROM fate")[0][0]
+    kept = rows("SELECT count(*) FROM fate WHERE reason IS NULL")[0][0]
+    by_reason = dict(
+        rows(
+            "SELECT reason, count(*) FROM fate WHERE reason IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1"
+        )
+    )
+    outcomes = dict(
+        rows(
+            "SELECT outcome, count(*) FROM fate WHERE reason IS NULL GROUP BY 1 ORDER BY 2 DESC, 1"
+        )
+    )
+    groups = rows(
+        "SELECT count(*) FROM (SELECT DISTINCT problem_id, language FROM fate WHERE reason IS NULL)"
+    )[0][0]
+    statuses = dict(rows("SELECT status, count(*) FROM staged GROUP BY 1 ORDER BY 2 DESC, 1"))
+    unknown = sorted(
+        r[0]
+        for r in rows(
+            "SELECT DISTINCT s.status FROM fate f JOIN staged s USING (seq) WHERE f.reason = 'unknown_status'"
+        )
+        if r[0] is not None
+    )
+    fingerprint = hashlib.sha256()
+    for path in scan.input_files:
+        name = (
+            path.relative_to(scan.root)
+            if scan.root and path.is_relative_to(scan.root)
+            else path.name
+        )
+        fingerprint.update(f"{name}\0{file_digest(path)}\n".encode())
+    fingerprint.update(code_digest.encode())
+    return {
+        "codelog_version": __version__,
+        "format_version": FORMAT_VERSION,
+        "source": options.source,
+        "language": scan.language,
+        "seed": options.seed,
+        "recipe": options.recipe.to_dict(),
+        "input_fingerprint": fingerprint.hexdigest(),
+        # ast_hash values depend on these as much as on the code
+        "ast_hash": hash_identity(scan.language),
+        "counts": {
+            "rows_in": rows_in,
+            "solutions": kept,
+            "rejects": rows_in - kept,
+            "rejects_by_reason": by_reason,
+            "groups": groups,
+            "outcomes": outcomes,
+            "statuses_in": statuses,
+            "unknown_statuses": unknown,
+        },
+    }
+
+
+_LICENCE = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
+
+
+def dataset_card(manifest: dict[str, Any]) -> str:
+    counts = manifest["counts"]
+    reasons = (
+        "\n".join(f"| {r} | {n:,} |" for r, n in counts["rejects_by_reason"].items())
+        or "| (none) | 0 |"
+    )
+    outcomes = "\n".join(f"| {o} | {n:,} |" for o, n in counts["outcomes"].items())
+    return f"""---
+configs:
+- config_name: solutions
+  data_files: solutions.parquet
+  default: true
+- config_name: rejects
+  data_files: rejects.parquet
+- config_name: problems
+  data_files: problems.parquet
+tags:
+- code
+- offline-rl
+---
+# {manifest["source"]}-{manifest["language"]} (built by codelog {manifest["codelog_version"]})
+
+Judged {manifest["language"]} submissions, deduplicated by canonical tree-sitter AST and grouped
+per problem: every problem here has at least one correct and one incorrect solution, so a
+trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest["seed"]}.
+
+- `solutions`: {counts["solutions"]:,} kept submissions with `outcome`, `reward`, `is_correct`,
+  `syntax_ok`, `ast_hash`, `dup_count` and `code`.
+- `rejects`: {counts["rejects"]:,} rows not kept, each with its `reason`.
+- `problems`: {counts["groups"]:,} problems with their plain-text `prompt`.
+
+Rows in: {counts["rows_in"]:,} = solutions + rejects. Input fingerprint `{manifest["input_fingerprint"][:16]}…`.
+
+| outcome | solutions |
+| --- | --- |
+{outcomes}
+
+| reject reason | rows |
+| --- | --- |
+{reasons}
+
+Load with `datasets.load_dataset("path/to/this/dir")` (the `solutions` config by default) or
+query with `codelog sql path/to/this/dir "SELECT ..."`.
+{_LICENCE.get(manifest["source"], "")}"""

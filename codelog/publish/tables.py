@@ -1,0 +1,196 @@
+"""group+write: the grouping SQL over the staged rows, then the published dataset.
+
+DuckDB classifies every staged row on narrow columns (`codelog.group.grouping`) and gives it a
+position in the table it is published in; the rows with their code then stream once from the
+staged parts into position-sorted runs (`codelog.publish.spillsort`) and are merged into Parquet. The
+manifest and dataset card are written last, inside `codelog.dataset.publishing`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from codelog import schema
+from codelog.errors import CodelogError
+from codelog.group.grouping import classify_sql, placed_sql, register_recipe_tables
+from codelog.ingest.scan import SourceScan
+from codelog.options import BuildOptions
+from codelog.publish.manifest import build_manifest, dataset_card, file_entries, write_manifest
+from codelog.publish.spillsort import POS, RunWriter, merge_runs
+from codelog.publish.writer import ROW_GROUP_ROWS, publishing, write_table
+from codelog.sql import literal
+
+ROWS_PER_FETCH = 8192
+SPILL_THREADS = 2
+
+# What the published tables take from the grouping's `fate`; every other column comes from
+# the staged row (the two agree on problem_id, language and submission_id).
+_FATE_COLUMNS = ("seq", "outcome", "reward", "is_correct", "reason", "detail", "dup_count", POS)
+_DESTINATIONS = {"solutions": schema.SOLUTION, "rejects": schema.REJECT}
+
+
+def group_and_publish(
+    scan: SourceScan, options: BuildOptions, stage_dir: Path, out: Path, code_digest: str
+) -> dict[str, Any]:
+    """Classify every staged row (SQL), then write the dataset to `out` atomically.
+
+    `code_digest` fingerprints the code the staging read; the manifest records it.
+    """
+    recipe = options.recipe
+    scratch = stage_dir / "scratch"  # DuckDB's spill files and our sort runs; a killed build's too
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir()
+    con = _connect(options, scratch)
+    try:
+        register_recipe_tables(con, recipe)
+        parts = stage_dir / "parts"
+        con.execute(
+            f"CREATE VIEW staged AS SELECT * FROM read_parquet({literal(parts / '*.parquet')})"
+        )
+        fate = placed_sql(classify_sql("staged", recipe, options.seed))
+        # Not TEMP: the spill threads read it through cursors (connections of their own).
+        con.execute(f"CREATE TABLE fate AS {fate}")
+        runs = _spill_runs(con, parts, scratch)
+        with publishing(out) as tmp, ThreadPoolExecutor(max_workers=len(runs)) as pool:
+            # One thread per table: the merges are Arrow and Parquet work that releases the GIL.
+            merged = [
+                pool.submit(_write_merged, tmp / f"{name}.parquet", table_schema, runs[name])
+                for name, table_schema in _DESTINATIONS.items()
+            ]
+            con.register("source_problems", scan.problems)
+            problems = con.sql(
+                "SELECT * FROM source_problems WHERE problem_id IN "
+                "(SELECT DISTINCT problem_id FROM fate WHERE reason IS NULL) ORDER BY problem_id"
+            ).to_arrow_reader(ROWS_PER_FETCH)
+            write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
+            manifest = build_manifest(con, scan, options, code_digest)
+            for job in merged:
+                job.result()
+            (tmp / "README.md").write_text(dataset_card(manifest), encoding="utf-8")
+            manifest["files"] = file_entries(
+                tmp, [*(f"{t}.parquet" for t in ("solutions", "rejects", "problems")), "README.md"]
+            )
+            write_manifest(tmp, manifest)
+    finally:
+        con.close()
+        shutil.rmtree(scratch, ignore_errors=True)
+    return manifest
+
+
+def _connect(options: BuildOptions, scratch: Path) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    con.execute(f"SET memory_limit = '{options.memory_limit}'")
+    con.execute(f"SET temp_directory = {literal(scratch)}")
+    # every query whose order matters says ORDER BY; the rest need not pay for keeping it
+    con.execute("SET preserve_insertion_order = false")
+    return con
+
+
+def _spill_runs(
+    con: duckdb.DuckDBPyConnection, parts: Path, scratch: Path
+) -> dict[str, list[RunWriter]]:
+    """Every staged row, with its fate, into `pos`-sorted runs of the table it is published in.
+
+    The rows with their code stream past once, in seq order; only the narrow fate is sorted
+    (by seq, to pair it with them) in DuckDB. Contiguous slices of the parts go to threads of
+    their own (Arrow's reads, sorts and writes release the GIL); runs need no global order.
+    """
+    paths = sorted(parts.glob("*.parquet"))
+    starts = [0]  # first seq of each part: seqs are dense, in part order
+    for path in paths:
+        starts.append(starts[-1] + pq.ParquetFile(path).metadata.num_rows)
+    slices = _slices(len(paths), SPILL_THREADS)
+    with ThreadPoolExecutor(max_workers=len(slices) or 1) as pool:
+        jobs = [
+            pool.submit(
+                _spill_slice, con.cursor(), paths[a:b], (starts[a], starts[b]), scratch, f"{k}"
+            )
+            for k, (a, b) in enumerate(slices)
+        ]
+        done = [job.result() for job in jobs]
+    return {name: [writers[name] for writers in done] for name in _DESTINATIONS}
+
+
+def _slices(n: int, k: int) -> list[tuple[int, int]]:
+    """`n` items cut into at most `k` contiguous (start, end) slices of near-equal size."""
+    bounds = [n * i // k for i in range(k + 1)]
+    return [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
+
+
+def _spill_slice(
+    cursor: duckdb.DuckDBPyConnection,
+    paths: list[Path],
+    seqs: tuple[int, int],
+    scratch: Path,
+    tag: str,
+) -> dict[str, RunWriter]:
+    writers = {name: RunWriter(scratch, f"{name}-{tag}", s) for name, s in _DESTINATIONS.items()}
+    fates = cursor.sql(
+        f"SELECT {', '.join(_FATE_COLUMNS)} FROM fate WHERE seq >= {int(seqs[0])} "
+        f"AND seq < {int(seqs[1])} ORDER BY seq"
+    ).to_arrow_reader(ROWS_PER_FETCH)
+    for rows, fate in _paired(_staged_tables(paths), fates):
+        kept = pc.is_null(fate.column("reason"))
+        for name, mask in (("solutions", kept), ("rejects", pc.invert(kept))):
+            writer = writers[name]
+            writer.write(_published_rows(writer.schema, rows, fate, mask))
+    for writer in writers.values():
+        writer.close()
+    cursor.close()
+    return writers
+
+
+def _write_merged(path: Path, table_schema: pa.Schema, writers: list[RunWriter]) -> None:
+    runs = [run for writer in writers for run in writer.runs]
+    rows = sum(writer.rows for writer in writers)
+    write_table(path, table_schema, merge_runs(runs, rows, ROW_GROUP_ROWS))
+
+
+def _staged_tables(paths: list[Path]) -> Iterator[pa.Table]:
+    """The columns the published tables take from staged parts, part by part."""
+    published = {n for s in _DESTINATIONS.values() for n in s.names}
+    columns = ["seq", *sorted(published - set(_FATE_COLUMNS))]
+    for path in paths:
+        yield pq.read_table(path, columns=columns)
+
+
+def _paired(staged: Iterator[pa.Table], fates: pa.RecordBatchReader) -> Iterator[tuple]:
+    """Each staged table with the fate rows of the same seqs; both streams come in seq order."""
+    pending: list[pa.RecordBatch] = []
+    have = 0
+    batches = iter(fates)
+    for rows in staged:
+        while have < rows.num_rows:
+            batch = next(batches, None)
+            if batch is None:
+                raise CodelogError("internal: staged rows without a fate")
+            pending.append(batch)
+            have += batch.num_rows
+        table = pa.Table.from_batches(pending, schema=fates.schema)
+        fate, rest = table.slice(0, rows.num_rows), table.slice(rows.num_rows)
+        pending, have = rest.to_batches(), rest.num_rows
+        if not fate.column("seq").equals(rows.column("seq")):
+            raise CodelogError("internal: staged rows and their fates are out of step")
+        yield rows, fate
+    if have or next(batches, None) is not None:
+        raise CodelogError("internal: fates without a staged row")
+
+
+def _published_rows(
+    target: pa.Schema, rows: pa.Table, fate: pa.Table, mask: pa.ChunkedArray
+) -> pa.Table:
+    columns = [
+        (fate if name in _FATE_COLUMNS else rows).column(name).filter(mask).cast(field.type)
+        for name, field in zip(target.names, target, strict=True)
+    ]
+    return pa.Table.from_arrays(columns, schema=target)

@@ -1,0 +1,110 @@
+"""Writing a dataset: Parquet in fixed row groups (deterministic bytes), published atomically.
+
+A directory without manifest.json is not a dataset: the manifest is written last, inside a
+temporary directory that is renamed into place only when everything else is on disk.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from codelog.files import fsync_dir, fsync_tree, stale_temp_dirs
+
+ROW_GROUP_ROWS = 16_384
+
+
+class ParquetSink:
+    """Writes batches to one Parquet file in fixed-size row groups.
+
+    Row groups are cut at exact row counts whatever batch sizes arrive, so the bytes depend
+    only on the rows and their order: the same build gives byte-identical files.
+    """
+
+    def __init__(self, path: Path, schema: pa.Schema, row_group_rows: int = ROW_GROUP_ROWS):
+        self.path, self.schema, self.row_group_rows = path, schema, row_group_rows
+        self.rows = 0
+        self._pending: list[pa.RecordBatch] = []
+        self._pending_rows = 0
+        self._writer = pq.ParquetWriter(
+            path, schema, compression="zstd", write_statistics=True, use_dictionary=True
+        )
+
+    def write(self, batch: pa.RecordBatch) -> None:
+        if batch.num_rows == 0:
+            return
+        if batch.schema != self.schema:
+            batch = pa.RecordBatch.from_arrays(
+                [batch.column(n).cast(self.schema.field(n).type) for n in self.schema.names],
+                schema=self.schema,
+            )
+        self._pending.append(batch)
+        self._pending_rows += batch.num_rows
+        while self._pending_rows >= self.row_group_rows:
+            self._flush(self.row_group_rows)
+
+    def _flush(self, rows: int) -> None:
+        table = pa.Table.from_batches(self._pending, schema=self.schema)
+        head, tail = table.slice(0, rows), table.slice(rows)
+        # one chunk per row group: the writer cuts pages (and falls back from a dictionary that
+        # grew too big) at chunk boundaries, which would make the bytes depend on batch sizes
+        self._writer.write_table(head.combine_chunks(), row_group_size=rows)
+        self.rows += head.num_rows
+        self._pending = tail.to_batches()
+        self._pending_rows = tail.num_rows
+
+    def close(self) -> None:
+        if self._pending_rows:
+            self._flush(self._pending_rows)
+        self._writer.close()
+
+
+def write_table(path: Path, schema: pa.Schema, batches: Iterable[pa.RecordBatch]) -> int:
+    sink = ParquetSink(path, schema)
+    try:
+        for batch in batches:
+            sink.write(batch)
+    finally:
+        sink.close()
+    return sink.rows
+
+
+@contextlib.contextmanager
+def publishing(out: Path) -> Iterator[Path]:
+    """A temporary directory beside `out`, renamed to `out` when the block succeeds.
+
+    On any error the temporary directory is removed and `out` keeps its previous content.
+    """
+    out = out.resolve()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for kind, stale in stale_temp_dirs(out.parent, f".{out.name}"):
+        if kind == "old" and not out.exists():  # died between its two renames: put it back
+            os.replace(stale, out)
+        else:
+            shutil.rmtree(stale, ignore_errors=True)
+    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
+    old = out.parent / f".{out.name}.old-{os.getpid()}"
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir()
+    try:
+        yield tmp
+        fsync_tree(tmp)
+        if out.exists():
+            os.replace(out, old)
+        os.replace(tmp, out)
+        fsync_dir(out.parent)
+        shutil.rmtree(old, ignore_errors=True)
+    except BaseException:  # Ctrl-C too, which can land between the two renames
+        shutil.rmtree(tmp, ignore_errors=True)
+        if old.exists():
+            if out.exists():
+                shutil.rmtree(old, ignore_errors=True)
+            else:
+                os.replace(old, out)
+        raise

@@ -1,0 +1,432 @@
+/* codelog.stage._canon: parse + canonical form in C, the build's hot loop.
+ *
+ * The same algorithm as codelog/ast_hash.py::canonical_form, which stays the reference (the
+ * tests compare the two on every bundled program and on generated ones). Walking a tree from
+ * Python creates a Node object per node and costs about as much as the parse itself; here the
+ * walk is a few percent of it.
+ *
+ * Encoding, little-endian, one record per event in prefix order:
+ *   '(' u16 kind             a node with children opens
+ *   ')'                      ... and closes after its last child
+ *   '.' u16 kind             a leaf whose text does not matter (keywords, operators)
+ *   '"' u16 kind u32 n text  a literal, or an identifier the program does not bind
+ *   '$' u16 kind u32 i       an identifier the program binds: its i-th such name by first use
+ * Comment subtrees are skipped; whitespace never appears.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tree_sitter/api.h"
+
+enum {
+    IS_IDENTIFIER = 1,
+    IS_COMMENT = 2,
+    IS_LITERAL = 4,
+    IS_BINDING_PARENT = 8,
+    IS_CONTAINER = 16,
+};
+
+enum { EV_OPEN, EV_CLOSE, EV_LEAF, EV_TEXT, EV_IDENT };
+
+typedef struct {
+    uint8_t tag;
+    TSSymbol kind;
+    uint32_t start, end;
+} Event;
+
+typedef struct {
+    TSSymbol kind;
+    TSFieldId field; /* the node's field in its parent; only containers need it */
+} Ancestor;
+
+/* Growable arrays; one per Canonicalizer, reused across calls. PyMem_Raw*: the walk runs
+ * without the GIL. */
+typedef struct {
+    void *items;
+    size_t len, cap, size;
+} Vec;
+
+static void *vec_push(Vec *v) {
+    if (v->len == v->cap) {
+        size_t cap = v->cap ? 2 * v->cap : 256;
+        void *items = PyMem_RawRealloc(v->items, cap * v->size);
+        if (!items) return NULL;
+        v->items = items;
+        v->cap = cap;
+    }
+    return (char *)v->items + v->len++ * v->size;
+}
+
+/* Identifier texts the program binds, with their index by first use: open addressing. */
+typedef struct {
+    uint32_t start, len, hash;
+    int32_t index; /* -1 until the first use is numbered */
+} Name;
+
+typedef struct {
+    Name *slots;
+    size_t cap, used;
+} NameSet;
+
+static uint32_t fnv1a(const char *s, uint32_t n) {
+    uint32_t h = 2166136261u;
+    for (uint32_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h | 1; /* 0 marks an empty slot */
+}
+
+static Name *nameset_find(NameSet *set, const char *src, uint32_t start, uint32_t len,
+                          uint32_t hash) {
+    size_t mask = set->cap - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        Name *slot = &set->slots[i];
+        if (slot->hash == 0) return slot;
+        if (slot->hash == hash && slot->len == len &&
+            memcmp(src + slot->start, src + start, len) == 0)
+            return slot;
+    }
+}
+
+static int nameset_grow(NameSet *set, const char *src) {
+    size_t cap = set->cap ? 2 * set->cap : 64;
+    Name *old = set->slots;
+    size_t old_cap = set->cap;
+    set->slots = PyMem_RawCalloc(cap, sizeof(Name));
+    if (!set->slots) {
+        set->slots = old;
+        return -1;
+    }
+    set->cap = cap;
+    for (size_t i = 0; i < old_cap; i++) {
+        if (old[i].hash) *nameset_find(set, src, old[i].start, old[i].len, old[i].hash) = old[i];
+    }
+    PyMem_RawFree(old);
+    return 0;
+}
+
+static int nameset_add(NameSet *set, const char *src, uint32_t start, uint32_t len) {
+    if (2 * (set->used + 1) > set->cap && nameset_grow(set, src) < 0) return -1;
+    uint32_t hash = fnv1a(src + start, len);
+    Name *slot = nameset_find(set, src, start, len, hash);
+    if (slot->hash == 0) {
+        *slot = (Name){start, len, hash, -1};
+        set->used++;
+    }
+    return 0;
+}
+
+static Name *nameset_get(NameSet *set, const char *src, uint32_t start, uint32_t len) {
+    if (set->used == 0) return NULL;
+    Name *slot = nameset_find(set, src, start, len, fnv1a(src + start, len));
+    return slot->hash ? slot : NULL;
+}
+
+typedef struct {
+    PyObject_HEAD
+    TSParser *parser;
+    PyObject *language_ref; /* keeps the grammar's capsule alive */
+    uint32_t kinds, fields;
+    uint8_t *flags;        /* per kind: IS_* bits */
+    uint8_t *binds;        /* kinds x fields: (parent kind, field) marks a binding */
+    Vec events, ancestors;
+    NameSet bound;
+    int busy; /* set under the GIL while a call runs without it: one call at a time */
+} Canonicalizer;
+
+static int set_flags(Canonicalizer *self, PyObject *kinds, uint8_t bit) {
+    PyObject *iter = PyObject_GetIter(kinds);
+    if (!iter) return -1;
+    PyObject *item;
+    while ((item = PyIter_Next(iter))) {
+        unsigned long kind = PyLong_AsUnsignedLong(item);
+        Py_DECREF(item);
+        if (PyErr_Occurred()) break;
+        if (kind >= self->kinds) {
+            PyErr_Format(PyExc_ValueError, "kind id %lu is not in the grammar", kind);
+            break;
+        }
+        self->flags[kind] |= bit;
+    }
+    Py_DECREF(iter);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int set_binds(Canonicalizer *self, PyObject *pairs) {
+    PyObject *iter = PyObject_GetIter(pairs);
+    if (!iter) return -1;
+    PyObject *item;
+    while ((item = PyIter_Next(iter))) {
+        unsigned long kind, field;
+        int ok = PyArg_ParseTuple(item, "kk", &kind, &field);
+        Py_DECREF(item);
+        if (!ok) break;
+        if (kind >= self->kinds || field >= self->fields) {
+            PyErr_Format(PyExc_ValueError, "(kind %lu, field %lu) is not in the grammar", kind,
+                         field);
+            break;
+        }
+        self->binds[kind * self->fields + field] = 1;
+    }
+    Py_DECREF(iter);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int Canonicalizer_init(Canonicalizer *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"language",        "identifiers", "comments",   "literals",
+                               "binding_fields", "binding_parents", "containers", NULL};
+    PyObject *capsule, *identifiers, *comments, *literals, *fields, *parents, *containers;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOO", keywords, &capsule, &identifiers,
+                                     &comments, &literals, &fields, &parents, &containers))
+        return -1;
+    const TSLanguage *language = PyCapsule_GetPointer(capsule, "tree_sitter.Language");
+    if (!language) return -1;
+    self->parser = ts_parser_new();
+    if (!ts_parser_set_language(self->parser, language)) {
+        PyErr_Format(PyExc_ValueError,
+                     "grammar ABI version %u is not supported by codelog's tree-sitter core "
+                     "(%d..%d)",
+                     ts_language_abi_version(language), TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION,
+                     TREE_SITTER_LANGUAGE_VERSION);
+        return -1;
+    }
+    Py_INCREF(capsule);
+    self->language_ref = capsule;
+    self->kinds = ts_language_symbol_count(language);
+    self->fields = ts_language_field_count(language) + 1; /* ids are 1-based; 0 is "none" */
+    self->flags = PyMem_RawCalloc(self->kinds, 1);
+    self->binds = PyMem_RawCalloc((size_t)self->kinds * self->fields, 1);
+    if (!self->flags || !self->binds) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->events.size = sizeof(Event);
+    self->ancestors.size = sizeof(Ancestor);
+    if (set_flags(self, identifiers, IS_IDENTIFIER) < 0 || set_flags(self, comments, IS_COMMENT) < 0 ||
+        set_flags(self, literals, IS_LITERAL) < 0 || set_flags(self, parents, IS_BINDING_PARENT) < 0 ||
+        set_flags(self, containers, IS_CONTAINER) < 0 || set_binds(self, fields) < 0)
+        return -1;
+    return 0;
+}
+
+static void Canonicalizer_dealloc(Canonicalizer *self) {
+    if (self->parser) ts_parser_delete(self->parser);
+    Py_XDECREF(self->language_ref);
+    PyMem_RawFree(self->flags);
+    PyMem_RawFree(self->binds);
+    PyMem_RawFree(self->events.items);
+    PyMem_RawFree(self->ancestors.items);
+    PyMem_RawFree(self->bound.slots);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static inline int binds(const Canonicalizer *self, TSSymbol kind, TSFieldId field) {
+    return kind < self->kinds && self->binds[(size_t)kind * self->fields + field];
+}
+
+static inline uint8_t flags_of(const Canonicalizer *self, TSSymbol kind) {
+    return kind < self->kinds ? self->flags[kind] : 0;
+}
+
+static int emit(Canonicalizer *self, uint8_t tag, TSSymbol kind, uint32_t start, uint32_t end) {
+    Event *event = vec_push(&self->events);
+    if (!event) return -1;
+    *event = (Event){tag, kind, start, end};
+    return 0;
+}
+
+/* Fills self->events and self->bound from the tree; -1 on allocation failure. Runs without
+ * the GIL: no Python API here. */
+static int walk(Canonicalizer *self, TSTree *tree, const char *src) {
+    TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+    Ancestor *stack;
+    int status = -1;
+    /* Two sentinels: an identifier at depth 1 looks two levels up. */
+    for (int i = 0; i < 2; i++) {
+        if (!(stack = vec_push(&self->ancestors))) goto done;
+        *stack = (Ancestor){(TSSymbol)-1, 0};
+    }
+    for (;;) {
+        TSNode node = ts_tree_cursor_current_node(&cursor);
+        TSSymbol kind = ts_node_symbol(node);
+        uint8_t flags = flags_of(self, kind);
+        if (!(flags & IS_COMMENT)) {
+            TSFieldId field = flags & IS_CONTAINER ? ts_tree_cursor_current_field_id(&cursor) : 0;
+            if (ts_tree_cursor_goto_first_child(&cursor)) {
+                if (emit(self, EV_OPEN, kind, 0, 0) < 0) goto done;
+                if (!(stack = vec_push(&self->ancestors))) goto done;
+                *stack = (Ancestor){kind, field};
+                continue;
+            }
+            uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+            if (flags & IS_IDENTIFIER) {
+                const Ancestor *a = self->ancestors.items;
+                const Ancestor parent = a[self->ancestors.len - 1];
+                const Ancestor grandparent = a[self->ancestors.len - 2];
+                TSFieldId own = ts_tree_cursor_current_field_id(&cursor);
+                int bound = binds(self, parent.kind, own) ||
+                            (flags_of(self, parent.kind) & IS_BINDING_PARENT) ||
+                            ((flags_of(self, parent.kind) & IS_CONTAINER) &&
+                             binds(self, grandparent.kind, parent.field));
+                if (bound && nameset_add(&self->bound, src, start, end - start) < 0) goto done;
+                if (emit(self, EV_IDENT, kind, start, end) < 0) goto done;
+            } else if (emit(self, flags & IS_LITERAL ? EV_TEXT : EV_LEAF, kind, start, end) < 0) {
+                goto done;
+            }
+        }
+        while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
+            if (!ts_tree_cursor_goto_parent(&cursor)) {
+                status = 0;
+                goto done;
+            }
+            if (emit(self, EV_CLOSE, 0, 0, 0) < 0) goto done;
+            self->ancestors.len--;
+        }
+    }
+done:
+    ts_tree_cursor_delete(&cursor);
+    return status;
+}
+
+static inline char *put_u16(char *p, uint16_t v) {
+    p[0] = (char)(v & 0xff);
+    p[1] = (char)(v >> 8);
+    return p + 2;
+}
+
+static inline char *put_u32(char *p, uint32_t v) {
+    for (int i = 0; i < 4; i++) p[i] = (char)((v >> (8 * i)) & 0xff);
+    return p + 4;
+}
+
+/* The events as bytes, bound identifiers numbered by first use. */
+static PyObject *serialize(Canonicalizer *self, const char *src) {
+    const Event *events = self->events.items;
+    size_t size = 0;
+    for (size_t i = 0; i < self->events.len; i++) {
+        switch (events[i].tag) {
+            case EV_CLOSE: size += 1; break;
+            case EV_OPEN:
+            case EV_LEAF: size += 3; break;
+            default: size += 7 + (events[i].end - events[i].start); /* at most; bound: 7 */
+        }
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    if (!out) return NULL;
+    char *p = PyBytes_AS_STRING(out);
+    int32_t next_index = 0;
+    for (size_t i = 0; i < self->events.len; i++) {
+        const Event *e = &events[i];
+        uint32_t len = e->end - e->start;
+        Name *name;
+        switch (e->tag) {
+            case EV_OPEN: *p++ = '('; p = put_u16(p, e->kind); break;
+            case EV_CLOSE: *p++ = ')'; break;
+            case EV_LEAF: *p++ = '.'; p = put_u16(p, e->kind); break;
+            case EV_IDENT:
+                if ((name = nameset_get(&self->bound, src, e->start, len))) {
+                    if (name->index < 0) name->index = next_index++;
+                    *p++ = '$';
+                    p = put_u16(p, e->kind);
+                    p = put_u32(p, (uint32_t)name->index);
+                    break;
+                }
+                /* fall through: a name the program does not bind keeps its text */
+            default:
+                *p++ = '"';
+                p = put_u16(p, e->kind);
+                p = put_u32(p, len);
+                memcpy(p, src + e->start, len);
+                p += len;
+        }
+    }
+    if (_PyBytes_Resize(&out, p - PyBytes_AS_STRING(out)) < 0) return NULL;
+    return out;
+}
+
+PyDoc_STRVAR(canonical_doc,
+             "canonical(source: bytes) -> tuple[bool, bytes]\n\n"
+             "Parse UTF-8 `source`; return (the tree has a syntax error, its canonical form).");
+
+static PyObject *Canonicalizer_canonical(Canonicalizer *self, PyObject *arg) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
+    if ((size_t)view.len > UINT32_MAX) {
+        PyBuffer_Release(&view);
+        return PyErr_Format(PyExc_ValueError, "source of %zd bytes is over tree-sitter's 4 GiB",
+                            view.len);
+    }
+    if (self->busy) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Canonicalizer is in use by another thread: use one per thread");
+        return NULL;
+    }
+    self->busy = 1;
+    const char *src = view.buf;
+    PyObject *result = NULL;
+    int walked = -1, has_error = 0;
+    TSTree *tree;
+    /* The parse and walk touch no Python object: other threads (file readers) run meanwhile. */
+    Py_BEGIN_ALLOW_THREADS
+    tree = ts_parser_parse_string(self->parser, NULL, src, (uint32_t)view.len);
+    if (tree) {
+        self->events.len = self->ancestors.len = 0;
+        if (self->bound.used) {
+            memset(self->bound.slots, 0, self->bound.cap * sizeof(Name));
+            self->bound.used = 0;
+        }
+        walked = walk(self, tree, src);
+        has_error = ts_node_has_error(ts_tree_root_node(tree));
+        ts_tree_delete(tree);
+    }
+    Py_END_ALLOW_THREADS
+    if (!tree) {
+        PyErr_SetString(PyExc_RuntimeError, "tree-sitter returned no tree");
+    } else if (walked < 0) {
+        PyErr_NoMemory();
+    } else {
+        PyObject *form = serialize(self, src);
+        if (form) result = Py_BuildValue("(ON)", has_error ? Py_True : Py_False, form);
+    }
+    self->busy = 0;
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyMethodDef Canonicalizer_methods[] = {
+    {"canonical", (PyCFunction)Canonicalizer_canonical, METH_O, canonical_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject CanonicalizerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "codelog.stage._canon.Canonicalizer",
+    .tp_basicsize = sizeof(Canonicalizer),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = PyDoc_STR("Canonicalizer(language, identifiers, comments, literals, "
+                        "binding_fields, binding_parents, containers): one grammar's rules as "
+                        "kind and field ids (see codelog.stage.ast_hash)."),
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Canonicalizer_init,
+    .tp_dealloc = (destructor)Canonicalizer_dealloc,
+    .tp_methods = Canonicalizer_methods,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, .m_name = "codelog.stage._canon",
+    .m_doc = PyDoc_STR("tree-sitter parse and canonical form in C (see codelog.stage.ast_hash)."),
+    .m_size = -1,
+};
+
+PyMODINIT_FUNC PyInit__canon(void) {
+    if (PyType_Ready(&CanonicalizerType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CanonicalizerType);
+    if (PyModule_AddObject(m, "Canonicalizer", (PyObject *)&CanonicalizerType) < 0) {
+        Py_DECREF(&CanonicalizerType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,0 +1,218 @@
+"""Staging: every source row read, parsed and hashed in a process pool, into Parquet parts.
+
+Staged parse results are kept beside the dataset (`.NAME.staging/`) under a key of everything
+staging reads or decides with, and reused when the key is unchanged, so a recipe change
+re-runs only the SQL. A finished stage is swapped into place whole (tmp dir + rename).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import shutil
+import signal
+from collections.abc import Iterator
+from concurrent.futures import (
+    ALL_COMPLETED,
+    FIRST_COMPLETED,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from codelog import schema
+from codelog.errors import CodelogError
+from codelog.files import file_digest, stale_temp_dirs
+from codelog.ingest.scan import SourceScan
+from codelog.options import BuildOptions
+from codelog.progress import rate_progress
+from codelog.stage.ast_hash import hash_identity
+from codelog.stage.worker import StageTask, stage_batch
+from codelog.version import __version__
+
+STAGE_BATCH_ROWS = 1024
+STAGE_FILE = "stage.json"
+
+
+
+def staging_key(scan: SourceScan, options: BuildOptions) -> str:
+    """Changes whenever anything that staging reads or decides with changes."""
+    digest = hashlib.sha256()
+    limits = options.recipe.limits
+    head = [
+        __version__,
+        options.source,
+        scan.language,
+        limits.max_source_bytes,
+        limits.on_error,
+        hash_identity(scan.language),
+    ]
+    digest.update(json.dumps(head).encode())
+    for path in scan.input_files:
+        digest.update(str(path).encode())
+        digest.update(file_digest(path).encode())
+    for directory in scan.source_dirs:
+        digest.update(str(directory).encode())
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except FileNotFoundError:
+            continue
+        for entry in entries:
+            st = entry.stat(follow_symlinks=False)
+            digest.update(f"{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
+    return digest.hexdigest()
+
+
+def stage_is_current(stage_dir: Path, key: Future[str]) -> bool:
+    """Whether `stage_dir` holds a finished stage made under `key` (waited for only when a
+    stage exists: with nothing staged, the key is computed while the workers parse)."""
+    if not (stage_dir / STAGE_FILE).exists():
+        return False
+    try:
+        stage = json.loads((stage_dir / STAGE_FILE).read_text())
+    except (OSError, ValueError):
+        return False
+    return stage.get("key") == key.result() and "code_digest" in stage
+
+
+def _rebatch(batches: Iterator[pa.RecordBatch], rows: int) -> Iterator[pa.RecordBatch]:
+    pending: list[pa.RecordBatch] = []
+    count = 0
+    for batch in batches:
+        pending.append(batch)
+        count += batch.num_rows
+        while count >= rows:
+            table = pa.Table.from_batches(pending, schema=schema.SUBMISSION)
+            yield table.slice(0, rows).combine_chunks().to_batches()[0]
+            rest = table.slice(rows)
+            pending, count = rest.to_batches(), rest.num_rows
+    if count:
+        yield (
+            pa.Table.from_batches(pending, schema=schema.SUBMISSION)
+            .combine_chunks()
+            .to_batches()[0]
+        )
+
+
+def _tasks(
+    scan: SourceScan, options: BuildOptions, parts: Path, code_root: Path | None
+) -> Iterator[StageTask]:
+    seq = 0
+    for index, batch in enumerate(_rebatch(scan.batches(STAGE_BATCH_ROWS), STAGE_BATCH_ROWS)):
+        yield StageTask(
+            index=index,
+            first_seq=seq,
+            batch=batch,
+            language=scan.language,
+            out_dir=str(parts),
+            max_source_bytes=options.recipe.limits.max_source_bytes,
+            on_error=options.recipe.limits.on_error,
+            code_root=str(code_root) if code_root else None,
+            origin_root=str(scan.root) if scan.root else None,
+        )
+        seq += batch.num_rows
+
+
+def stage(
+    scan: SourceScan,
+    options: BuildOptions,
+    stage_dir: Path,
+    key: Future[str],
+    code_root: Path | None,
+) -> None:
+    """Stage every row into Parquet parts, then swap the finished stage into place."""
+    tmp = stage_dir.parent / f"{stage_dir.name}.tmp-{os.getpid()}"
+    for _kind, stale in stale_temp_dirs(stage_dir.parent, stage_dir.name):  # killed builds'
+        shutil.rmtree(stale, ignore_errors=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+    parts = tmp / "parts"
+    parts.mkdir(parents=True)
+    workers = options.workers or os.cpu_count() or 1
+    try:
+        with rate_progress(disable=not options.show_progress) as progress:
+            task = progress.add_task("parse", total=scan.rows_total)
+            staged = 0
+            digests: dict[int, str] = {}  # parts arrive in any order; the digest is in input order
+            for result in _run_stage_tasks(_tasks(scan, options, parts, code_root), workers):
+                staged += result.rows
+                digests[result.index] = result.digest
+                progress.advance(task, result.rows)
+        if staged != scan.rows_total:
+            raise CodelogError(
+                f"internal: staged {staged} rows, source announced {scan.rows_total}"
+            )
+        code_digest = hashlib.sha256()
+        for index in sorted(digests):
+            code_digest.update(digests[index].encode())
+        stage = {"key": key.result(), "rows": staged, "code_digest": code_digest.hexdigest()}
+        (tmp / STAGE_FILE).write_text(json.dumps(stage) + "\n")
+        shutil.rmtree(stage_dir, ignore_errors=True)
+        os.replace(tmp, stage_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _run_stage_tasks(tasks: Iterator[StageTask], workers: int) -> Iterator[Any]:
+    """Results as they complete, with a bounded number of tasks in flight (flat memory).
+
+    Completion order, not task order: a batch of a few huge files must not leave the other
+    workers idle behind it. When batches fail, the error raised is the earliest batch's, as
+    a serial run would raise it.
+    """
+    if workers <= 1:
+        yield from map(stage_batch, tasks)
+        return
+    context = multiprocessing.get_context("spawn")  # the parent holds DuckDB threads: no fork
+    pool = _start_pool(workers, context)
+    index_of: dict[Future, int] = {}
+    try:
+        for task in tasks:
+            index_of[pool.submit(stage_batch, task)] = task.index
+            if len(index_of) >= 4 * workers:
+                yield from _collect(index_of, FIRST_COMPLETED)
+        yield from _collect(index_of, ALL_COMPLETED)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    else:
+        pool.shutdown(wait=True)
+
+
+def _collect(index_of: dict[Future, int], until: str) -> Iterator[Any]:
+    done, _ = wait(index_of, return_when=until)
+    failed = [f for f in done if f.exception() is not None]
+    if failed:  # let the batches still running finish: an earlier one may fail too
+        done, _ = wait(index_of, return_when=ALL_COMPLETED)
+        failed = [f for f in done if f.exception() is not None]
+        raise min(failed, key=index_of.__getitem__).exception()
+    for future in done:
+        del index_of[future]
+        yield future.result()
+
+
+def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:
+    """A pool whose workers ignore Ctrl-C: the parent alone reacts, stops them, reports once.
+
+    The workers are spawned while SIGINT is ignored, a disposition they inherit through exec,
+    so even a worker still importing cannot print a KeyboardInterrupt traceback.
+    """
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        for _ in range(workers):  # each submit spawns a worker while none is idle
+            pool.submit(int)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return pool
+
+
+def staged_code_digest(stage_dir: Path) -> str:
+    """The fingerprint of the code a finished stage read (the manifest records it)."""
+    return json.loads((stage_dir / STAGE_FILE).read_text())["code_digest"]
