@@ -34,7 +34,7 @@ SNIPPETS = {
 
 def python_form(source: bytes, language: str) -> tuple[bool, bytes]:
     tree = parser_for(language).parse(source)
-    return tree.root_node.has_error, canonical_form(tree, language)
+    return tree.root_node.has_error, canonical_form(tree, language, source)
 
 
 def c_form(source: bytes, language: str) -> tuple[bool, bytes]:
@@ -86,8 +86,12 @@ def test_bad_tables_are_refused():
             tree_sitter_python.language(),
             identifiers=[language.node_kind_count + 5],
             comments=[],
-            literals=[],
+            fixed_text={},
             binding_fields=[],
             binding_parents=[],
             containers=[],
+            kept_fields=[],
+            kept_names=[],
+            kept_dunders=False,
+            layout_sensitive=False,
         )
