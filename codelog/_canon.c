@@ -385,7 +385,7 @@ static int walk(Canonicalizer *self, TSTree *tree, const char *src, uint32_t siz
         if (end > covered) covered = end;
         if (flags & IS_COMMENT) {
             /* skipped */
-        } else if (ts_node_is_missing(node)) {
+        } else if (!rename && ts_node_is_missing(node)) { /* only broken trees have them */
             if (emit(self, EV_MISSING, kind, start, start) < 0) goto done;
         } else if (flags & IS_IDENTIFIER) {
             const Ancestor *a = self->ancestors.items;
