@@ -78,6 +78,13 @@ def run_build(options: BuildOptions) -> BuildReport:
     return report
 
 
+_CONFLICT_POLICY = {
+    "drop": "rejected them all (reason verdict_conflict)",
+    "earliest": "kept each program's earliest copy",
+    "per_outcome": "kept each program's earliest copy per outcome",
+}
+
+
 def print_summary(report: BuildReport) -> None:
     from rich.table import Table
 
@@ -88,14 +95,22 @@ def print_summary(report: BuildReport) -> None:
     table.add_row("rows in", f"{counts['rows_in']:,}")
     table.add_row("solutions kept", f"{counts['solutions']:,}")
     table.add_row("groups (problems)", f"{counts['groups']:,}")
+    table.add_row("verdict conflicts (programs)", f"{counts['verdict_conflicts']:,}")
     for reason, n in counts["rejects_by_reason"].items():
         table.add_row(f"rejected: {reason}", f"{n:,}")
     for outcome, n in counts["outcomes"].items():
         table.add_row(f"outcome: {outcome}", f"{n:,}")
     console.print(table)
+    if counts["verdict_conflicts"]:
+        policy = report.manifest["recipe"]["grouping"]["on_conflict"]
+        console.print(
+            f"[yellow]verdict conflicts: {counts['verdict_conflicts']:,} programs were judged "
+            f"differently across their {counts['verdict_conflict_submissions']:,} copies; "
+            f'\\[grouping] on_conflict = "{policy}" {_CONFLICT_POLICY[policy]}[/]'
+        )
     if counts["unknown_statuses"]:
         console.print(
-            f"[yellow]unknown statuses (rejected, add them to the recipe's [statuses] to keep them): "
+            f"[yellow]unknown statuses (rejected, add them to the recipe's \\[statuses] to keep them): "
             f"{', '.join(repr(s) for s in counts['unknown_statuses'])}[/]"
         )
     seconds = report.seconds
@@ -107,7 +122,7 @@ def print_summary(report: BuildReport) -> None:
     )
     if not ACCELERATED and "stage" in seconds:
         console.print(
-            "[yellow]codelog._canon (C) is not built: the Python AST walk made this build about "
+            "[yellow]codelog.stage._canon (C) is not built: the Python AST walk made this build about "
             "2x slower; reinstall codelog where a C compiler is available[/]"
         )
     console.print(

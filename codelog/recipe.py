@@ -20,6 +20,10 @@ DEFAULT_RECIPE = RECIPES_DIR / "offline-rl-paper.toml"
 @dataclass(frozen=True)
 class Grouping:
     dedup: Literal["ast", "exact", "none"] = "ast"
+    # Copies of one program with different outcomes (a flaky time limit, another interpreter):
+    # "drop" them all (rejected as `verdict_conflict`), keep the "earliest" copy, or keep the
+    # earliest copy of each outcome ("per_outcome"). Drop: the judge's label is not a reward.
+    on_conflict: Literal["drop", "earliest", "per_outcome"] = "drop"
     min_correct: int = 1
     min_incorrect: int = 1
     max_correct_per_problem: int = 50
@@ -139,6 +143,11 @@ def _check(recipe: Recipe, where: str) -> None:
     if g.dedup not in ("ast", "exact", "none"):
         raise RecipeError(
             f"{where}: [grouping] dedup must be 'ast', 'exact' or 'none', not {g.dedup!r}"
+        )
+    if g.on_conflict not in ("drop", "earliest", "per_outcome"):
+        raise RecipeError(
+            f"{where}: [grouping] on_conflict must be 'drop', 'earliest' or 'per_outcome', "
+            f"not {g.on_conflict!r}"
         )
     if g.min_correct < 1 or g.min_incorrect < 1:
         raise RecipeError(f"{where}: [grouping] a group needs at least 1 correct and 1 incorrect")

@@ -267,7 +267,7 @@ def classify(rows: list[dict], recipe, seed: int) -> dict[int, dict]:
     register_recipe_tables(con, recipe)
     result = con.sql(classify_sql("staged_rows", recipe, seed)).fetchall()
     names = ["seq", "submission_id", "problem_id", "language", "outcome", "reward"]
-    names += ["is_correct", "reason", "detail", "dup_count"]
+    names += ["is_correct", "reason", "detail", "dup_count", "conflict_copies"]
     fates = [dict(zip(names, r, strict=True)) for r in result]
     by_seq = {f["seq"]: f for f in fates}
     assert len(by_seq) == len(fates), "a row got two fates"
@@ -275,13 +275,19 @@ def classify(rows: list[dict], recipe, seed: int) -> dict[int, dict]:
 
 
 grouping_recipes = st.builds(
-    lambda cap, dedup: dataclasses.replace(
+    lambda cap, dedup, on_conflict: dataclasses.replace(
         RECIPE,
-        grouping=dataclasses.replace(RECIPE.grouping, max_correct_per_problem=cap, dedup=dedup),
+        grouping=dataclasses.replace(
+            RECIPE.grouping, max_correct_per_problem=cap, dedup=dedup, on_conflict=on_conflict
+        ),
     ),
     st.integers(1, 3),
     st.sampled_from(["ast", "exact", "none"]),
+    st.sampled_from(["drop", "earliest", "per_outcome"]),
 )
+
+# Reasons decided before dedup: such rows are no copy of any program.
+PRE_DEDUP = {"missing_source", "unknown_status", "unscorable", "duplicate_submission_id"}
 
 
 @settings(SETTINGS, max_examples=40)
@@ -302,8 +308,37 @@ def test_grouping_invariants(rows, recipe, seed):
         correct = sum(f["is_correct"] for f in members)
         assert g.min_correct <= correct <= g.max_correct_per_problem
         assert len(members) - correct >= g.min_incorrect
-    keys = Counter((r["problem_id"], r["language"], r[key_column]) for r in kept)
+    per_outcome = g.on_conflict == "per_outcome"
+    keys = Counter(
+        (r["problem_id"], r["language"], r[key_column])
+        + ((fates[r["seq"]]["outcome"],) if per_outcome else ())
+        for r in kept
+    )
     assert max(keys.values(), default=1) == 1, "two kept rows share a dedup key"
+
+    # copies of one program with different outcomes: counted once, then what the recipe says
+    programs: dict[tuple, list[dict]] = defaultdict(list)
+    for r in rows:
+        if fates[r["seq"]]["reason"] not in PRE_DEDUP:
+            programs[r["problem_id"], r["language"], r[key_column]].append(r)
+    conflicted = {
+        k: v for k, v in programs.items() if len({fates[r["seq"]]["outcome"] for r in v}) > 1
+    }
+    counted = [f["conflict_copies"] for f in fates.values() if f["conflict_copies"] is not None]
+    assert sorted(counted) == sorted(len(v) for v in conflicted.values())
+    for copies in programs.values():
+        reasons = [fates[r["seq"]]["reason"] for r in copies]
+        if copies in conflicted.values() and g.on_conflict == "drop":
+            assert set(reasons) == {"verdict_conflict"}
+            continue
+        assert "verdict_conflict" not in reasons
+        first = min(
+            copies, key=lambda r: (r["date"] is None, r["date"] or 0, r["submission_id"], r["seq"])
+        )
+        assert fates[first["seq"]]["reason"] != "duplicate", "the earliest copy is kept"
+        survivors = [r for r in copies if fates[r["seq"]]["reason"] != "duplicate"]
+        outcomes = {fates[r["seq"]]["outcome"] for r in copies}
+        assert len(survivors) == (len(outcomes) if per_outcome else 1)
     ids = Counter(r["submission_id"] for r in kept)
     assert max(ids.values(), default=1) == 1, "a submission id kept twice"
 

@@ -4,9 +4,13 @@ Everything is computed by DuckDB over the dataset's views, so it runs out-of-cor
 CodeNet build. Definitions:
 - outcome mix: kept solutions per outcome, and the submissions they stand for (sum of dup_count).
 - group sizes: solutions per group (problem, language), in power-of-two buckets 2, 3-4, 5-8, ...
-- dedup: submissions that reached the dedup step (kept, or rejected as duplicate / over the
-  correct cap / without contrast, all decided after normalisation) against the distinct programs
-  among them. Rows rejected before dedup (missing source, unknown status, ...) do not count.
+- dedup: submissions that reached the dedup step (kept, or rejected as duplicate / verdict
+  conflict / over the correct cap / without contrast, all decided after normalisation) against
+  the distinct programs among them. Rows rejected before dedup (missing source, unknown status,
+  ...) do not count. Under `on_conflict = "per_outcome"` a program kept once per outcome counts
+  once per outcome.
+- verdict conflicts: programs whose copies the judge gave different outcomes, and their
+  copies, as the build counted them (the manifest); None for a dataset built before they were.
 - code length: UTF-8 bytes of each solution's code, percentiles interpolated linearly
   (DuckDB quantile_cont, numpy's default method).
 """
@@ -22,7 +26,7 @@ from codelog.dataset.open import open_dataset, read_manifest
 
 # Reject reasons decided at or after the dedup step (codelog.group.grouping): their rows were scorable
 # submissions that took part in dedup, unlike rows rejected while reading or normalising.
-DEDUP_STAGE_REASONS = ("duplicate", "correct_cap", "no_contrast")
+DEDUP_STAGE_REASONS = ("duplicate", "verdict_conflict", "correct_cap", "no_contrast")
 PERCENTILES = (5, 25, 50, 75, 95)
 
 
@@ -67,6 +71,13 @@ class Dedup:
 
 
 @dataclass(frozen=True)
+class VerdictConflicts:
+    programs: int  # programs whose copies carry different outcomes
+    submissions: int  # their copies
+    policy: str  # recipe [grouping] on_conflict: drop, earliest or per_outcome
+
+
+@dataclass(frozen=True)
 class LengthPercentiles:
     subset: str  # "all", "correct" or "incorrect"
     solutions: int
@@ -86,6 +97,7 @@ class Stats:
     group_size_median: float
     rejects_by_reason: list[RejectCount]
     dedup: Dedup
+    verdict_conflicts: VerdictConflicts | None
     code_length: list[LengthPercentiles]
 
 
@@ -102,7 +114,7 @@ def compute_stats(dataset: str | Path) -> Stats:
     manifest = read_manifest(root)
     con = open_dataset(root)
     try:
-        return _compute(con, root, manifest["recipe"]["grouping"]["dedup"])
+        return _compute(con, root, manifest)
     finally:
         con.close()
 
@@ -111,7 +123,17 @@ def _one(con: duckdb.DuckDBPyConnection, query: str) -> tuple:
     return con.sql(query).fetchall()[0]
 
 
-def _compute(con: duckdb.DuckDBPyConnection, root: Path, dedup_mode: str) -> Stats:
+def _compute(con: duckdb.DuckDBPyConnection, root: Path, manifest: dict) -> Stats:
+    grouping, counts = manifest["recipe"]["grouping"], manifest["counts"]
+    conflicts = (
+        VerdictConflicts(
+            counts["verdict_conflicts"],
+            counts["verdict_conflict_submissions"],
+            grouping.get("on_conflict", "earliest"),
+        )
+        if "verdict_conflicts" in counts
+        else None
+    )
     n_solutions = _one(con, "SELECT count(*) FROM solutions")[0]
     n_rejects = _one(con, "SELECT count(*) FROM rejects")[0]
     rows_in = n_solutions + n_rejects
@@ -138,7 +160,10 @@ def _compute(con: duckdb.DuckDBPyConnection, root: Path, dedup_mode: str) -> Sta
     by_reason = {r.reason: r.rows for r in rejects_by_reason}
     duplicates = by_reason.get("duplicate", 0)
     reached = n_solutions + sum(by_reason.get(r, 0) for r in DEDUP_STAGE_REASONS)
-    dedup = Dedup(dedup_mode, reached, reached - duplicates, duplicates)
+    # dropped conflicting copies stand for one program each, not one per copy
+    dropped = by_reason.get("verdict_conflict", 0)
+    folded = dropped - conflicts.programs if dropped and conflicts else 0
+    dedup = Dedup(grouping["dedup"], reached, reached - duplicates - folded, duplicates)
 
     code_length = []
     quantiles = ", ".join(f"quantile_cont(strlen(code), {p / 100})" for p in PERCENTILES)
@@ -175,6 +200,7 @@ def _compute(con: duckdb.DuckDBPyConnection, root: Path, dedup_mode: str) -> Sta
         group_size_median=float(median),
         rejects_by_reason=rejects_by_reason,
         dedup=dedup,
+        verdict_conflicts=conflicts,
         code_length=code_length,
     )
 
@@ -254,6 +280,13 @@ def render_tables(stats: Stats) -> list:
     dedup.add_row("distinct programs", f"{d.programs:,}")
     dedup.add_row("duplicates removed", f"{d.duplicates:,} ({d.removed_share:.1%})")
     dedup.add_row("submissions per program", f"{d.ratio:.2f}")
+    v = stats.verdict_conflicts
+    dedup.add_row(
+        "verdict conflicts (programs)",
+        "not recorded"
+        if v is None
+        else f"{v.programs:,} ({v.submissions:,} submissions; on_conflict {v.policy})",
+    )
 
     lengths = table(
         "code length (bytes)",

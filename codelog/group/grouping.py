@@ -1,10 +1,11 @@
 """The dedup and grouping rules, as SQL over the staged rows.
 
 Each rule is one named CTE, in the order the paper applies them:
-`normalized` (status -> outcome -> reward), `ranked`/`deduped` (one solution per canonical
-program, the earliest submission kept), `capped` (at most N correct per problem, chosen by
-seed), `eligible` (problems with at least one correct and one incorrect solution).
-Everything not kept becomes a reject with its reason.
+`normalized` (status -> outcome -> reward), `conflicts` (programs whose copies the judge gave
+different outcomes), `ranked`/`deduped` (one solution per canonical program, the earliest
+submission kept; the recipe's `on_conflict` says what a conflict keeps), `capped` (at most N
+correct per problem, chosen by seed), `eligible` (problems with at least one correct and one
+incorrect solution). Everything not kept becomes a reject with its reason.
 """
 
 from __future__ import annotations
@@ -16,6 +17,12 @@ from codelog.outcomes import UNSCORABLE
 from codelog.recipe import Recipe
 
 _DEDUP_KEY = {"ast": "ast_hash", "exact": "code_hash", "none": "submission_id"}
+# What one kept copy stands for: the program, or under per_outcome the program and its outcome.
+_COPIES = {
+    "earliest": "problem_id, language, dedup_key",
+    "per_outcome": "problem_id, language, dedup_key, outcome",
+    "drop": "problem_id, language, dedup_key",
+}
 
 
 def register_recipe_tables(con: duckdb.DuckDBPyConnection, recipe: Recipe) -> None:
@@ -31,10 +38,14 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
     """A query giving every staged row its fate: `reason` NULL means kept as a solution.
 
     Columns: seq, submission_id, problem_id, language, outcome, reward, is_correct, reason,
-    detail, dup_count. Narrow on purpose: code joins back in only when writing.
+    detail, dup_count, conflict_copies. Narrow on purpose: code joins back in only when
+    writing. `conflict_copies` is set on one row (the first staged) of each program whose
+    copies carry different outcomes, to its number of copies: the build counts it.
     """
     g = recipe.grouping
     key = _DEDUP_KEY[g.dedup]
+    copies = _COPIES[g.on_conflict]
+    drop = "true" if g.on_conflict == "drop" else "false"
     return f"""
     WITH staged AS (
         SELECT seq, submission_id, problem_id, language, status, date, {key} AS dedup_key,
@@ -63,15 +74,28 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
         LEFT JOIN reward_map r ON r.outcome = m.outcome
         WINDOW ids AS (PARTITION BY s.submission_id ORDER BY s.seq)
     ),
+    conflicts AS (
+        SELECT problem_id, language, dedup_key, count(*) AS copies, min(seq) AS first_seq,
+               string_agg(DISTINCT outcome, ', ' ORDER BY outcome) AS outcomes
+        FROM normalized
+        WHERE reason IS NULL
+        GROUP BY problem_id, language, dedup_key
+        HAVING count(DISTINCT outcome) > 1
+    ),
+    scorable AS (
+        SELECT n.*, c.copies IS NOT NULL AS conflicted, c.outcomes AS conflict_outcomes,
+               CASE WHEN n.seq = c.first_seq THEN c.copies END AS conflict_copies
+        FROM normalized n LEFT JOIN conflicts c USING (problem_id, language, dedup_key)
+        WHERE n.reason IS NULL
+    ),
     ranked AS (
         SELECT *,
             row_number() OVER copies AS copy_rank,
-            count(*) OVER (PARTITION BY problem_id, language, dedup_key) AS dup_count,
+            count(*) OVER (PARTITION BY {copies}) AS dup_count,
             first_value(submission_id) OVER copies AS kept_id
-        FROM normalized
-        WHERE reason IS NULL
-        WINDOW copies AS (PARTITION BY problem_id, language, dedup_key
-                          ORDER BY date NULLS LAST, submission_id, seq)
+        FROM scorable
+        WHERE NOT (conflicted AND {drop})
+        WINDOW copies AS (PARTITION BY {copies} ORDER BY date NULLS LAST, submission_id, seq)
     ),
     deduped AS (
         SELECT * FROM ranked WHERE copy_rank = 1
@@ -93,11 +117,16 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
            AND count(*) FILTER (WHERE NOT is_correct) >= {int(g.min_incorrect)}
     )
     SELECT seq, submission_id, problem_id, language, outcome, reward, is_correct,
-           reason, detail, NULL::BIGINT AS dup_count
+           reason, detail, NULL::BIGINT AS dup_count, NULL::BIGINT AS conflict_copies
     FROM normalized WHERE reason IS NOT NULL
     UNION ALL
     SELECT seq, submission_id, problem_id, language, outcome, reward, is_correct,
-           'duplicate', 'duplicate of ' || kept_id, NULL
+           'verdict_conflict', 'copies of this program have outcomes ' || conflict_outcomes,
+           NULL, conflict_copies
+    FROM scorable WHERE conflicted AND {drop}
+    UNION ALL
+    SELECT seq, submission_id, problem_id, language, outcome, reward, is_correct,
+           'duplicate', 'duplicate of ' || kept_id, NULL, conflict_copies
     FROM ranked WHERE copy_rank > 1
     UNION ALL
     SELECT c.seq, c.submission_id, c.problem_id, c.language, c.outcome, c.reward, c.is_correct,
@@ -107,7 +136,7 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
                WHEN e.problem_id IS NULL THEN 'problem has no ' || CASE WHEN c.is_correct THEN 'incorrect'
                    ELSE 'correct' END || ' solution to contrast with'
            END,
-           c.dup_count
+           c.dup_count, c.conflict_copies
     FROM capped c LEFT JOIN eligible e USING (problem_id, language)
     """
 

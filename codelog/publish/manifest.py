@@ -90,6 +90,10 @@ def build_manifest(
         "SELECT count(*) FROM (SELECT DISTINCT problem_id, language FROM fate WHERE reason IS NULL)"
     )[0][0]
     statuses = dict(rows("SELECT status, count(*) FROM staged GROUP BY 1 ORDER BY 2 DESC, 1"))
+    # programs whose copies the judge gave different outcomes, and those copies
+    conflicts, conflict_rows = rows(
+        "SELECT count(conflict_copies), coalesce(sum(conflict_copies), 0)::BIGINT FROM fate"
+    )[0]
     unknown = sorted(
         r[0]
         for r in rows(
@@ -125,6 +129,8 @@ def build_manifest(
             "outcomes": outcomes,
             "statuses_in": statuses,
             "unknown_statuses": unknown,
+            "verdict_conflicts": conflicts,
+            "verdict_conflict_submissions": conflict_rows,
         },
     }
 
@@ -164,6 +170,9 @@ trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest
 - `problems`: {counts["groups"]:,} problems with their plain-text `prompt`.
 
 Rows in: {counts["rows_in"]:,} = solutions + rejects. Input fingerprint `{manifest["input_fingerprint"][:16]}…`.
+
+Verdict conflicts: {counts["verdict_conflicts"]:,} programs were judged differently across their
+{counts["verdict_conflict_submissions"]:,} copies (recipe `on_conflict = "{manifest["recipe"]["grouping"]["on_conflict"]}"`).
 
 | outcome | solutions |
 | --- | --- |

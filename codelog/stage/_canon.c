@@ -8,10 +8,14 @@
  * Encoding, little-endian, one record per event in prefix order:
  *   '(' u16 kind             a node with children opens
  *   ')'                      ... and closes after its last child
- *   '.' u16 kind             a leaf whose text does not matter (keywords, operators)
- *   '"' u16 kind u32 n text  a literal, or an identifier the program does not bind
+ *   '.' u16 kind             an anonymous leaf (keyword, operator) with its kind's usual text
+ *   '"' u16 kind u32 n text  any other leaf: a literal, a name kept as written, an odd token
  *   '$' u16 kind u32 i       an identifier the program binds: its i-th such name by first use
- * Comment subtrees are skipped; whitespace never appears.
+ *   '?' u16 kind             a MISSING node (zero-width, invented by error recovery)
+ *   '~' u32 n text           source text no visible node covers (hidden tokens), unless blank
+ * Comment subtrees are skipped; whitespace between tokens never appears. A tree with errors
+ * is '!' then its records with no name renamed, or, for a layout-sensitive grammar, '=' then
+ * the source bytes.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -23,12 +27,19 @@
 enum {
     IS_IDENTIFIER = 1,
     IS_COMMENT = 2,
-    IS_LITERAL = 4,
-    IS_BINDING_PARENT = 8,
-    IS_CONTAINER = 16,
+    IS_BINDING_PARENT = 4,
+    IS_CONTAINER = 8,
 };
 
-enum { EV_OPEN, EV_CLOSE, EV_LEAF, EV_TEXT, EV_IDENT };
+/* (parent kind, field) slots: an identifier there binds, or is looked up by its text. */
+enum { SLOT_BINDS = 1, SLOT_KEEPS = 2 };
+
+enum { EV_OPEN, EV_CLOSE, EV_LEAF, EV_TEXT, EV_IDENT, EV_MISSING, EV_UNCOVERED };
+
+#define KEPT_NAME (-2) /* Name.index of a name that keeps its text */
+
+/* Name.flags: where the walk saw the name. */
+enum { NAME_BOUND = 1, NAME_BY_TEXT = 2 };
 
 typedef struct {
     uint8_t tag;
@@ -59,10 +70,12 @@ static void *vec_push(Vec *v) {
     return (char *)v->items + v->len++ * v->size;
 }
 
-/* Identifier texts the program binds, with their index by first use: open addressing. */
+/* Identifier texts the program binds or looks up by text, with their index by first use:
+ * open addressing. */
 typedef struct {
     uint32_t start, len, hash;
-    int32_t index; /* -1 until the first use is numbered */
+    int32_t index; /* -1 until the first use is numbered; KEPT_NAME: never renamed */
+    uint8_t flags; /* NAME_* */
 } Name;
 
 typedef struct {
@@ -105,14 +118,16 @@ static int nameset_grow(NameSet *set, const char *src) {
     return 0;
 }
 
-static int nameset_add(NameSet *set, const char *src, uint32_t start, uint32_t len) {
+static int nameset_add(NameSet *set, const char *src, uint32_t start, uint32_t len,
+                       uint8_t flag) {
     if (2 * (set->used + 1) > set->cap && nameset_grow(set, src) < 0) return -1;
     uint32_t hash = fnv1a(src + start, len);
     Name *slot = nameset_find(set, src, start, len, hash);
     if (slot->hash == 0) {
-        *slot = (Name){start, len, hash, -1};
+        *slot = (Name){start, len, hash, -1, 0};
         set->used++;
     }
+    slot->flags |= flag;
     return 0;
 }
 
@@ -123,12 +138,21 @@ static Name *nameset_get(NameSet *set, const char *src, uint32_t start, uint32_t
 }
 
 typedef struct {
+    char *text; /* NULL: none */
+    uint32_t len;
+} Text;
+
+typedef struct {
     PyObject_HEAD
     TSParser *parser;
     PyObject *language_ref; /* keeps the grammar's capsule alive */
     uint32_t kinds, fields;
     uint8_t *flags;        /* per kind: IS_* bits */
-    uint8_t *binds;        /* kinds x fields: (parent kind, field) marks a binding */
+    uint8_t *slots;        /* kinds x fields: SLOT_* bits of (parent kind, field) */
+    Text *fixed;           /* per kind: an anonymous kind's usual text */
+    Text *kept_names;      /* names never renamed */
+    size_t n_kept_names;
+    int kept_dunders, layout_sensitive;
     Vec events, ancestors;
     NameSet bound;
     int busy; /* set under the GIL while a call runs without it: one call at a time */
@@ -152,7 +176,7 @@ static int set_flags(Canonicalizer *self, PyObject *kinds, uint8_t bit) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
-static int set_binds(Canonicalizer *self, PyObject *pairs) {
+static int set_slots(Canonicalizer *self, PyObject *pairs, uint8_t bit) {
     PyObject *iter = PyObject_GetIter(pairs);
     if (!iter) return -1;
     PyObject *item;
@@ -166,18 +190,81 @@ static int set_binds(Canonicalizer *self, PyObject *pairs) {
                          field);
             break;
         }
-        self->binds[kind * self->fields + field] = 1;
+        self->slots[kind * self->fields + field] |= bit;
     }
     Py_DECREF(iter);
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* A private copy of a bytes object's contents. */
+static int copy_text(Text *out, PyObject *bytes) {
+    char *data;
+    Py_ssize_t len;
+    if (PyBytes_AsStringAndSize(bytes, &data, &len) < 0) return -1;
+    if ((size_t)len > UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "text over 4 GiB");
+        return -1;
+    }
+    out->text = PyMem_RawMalloc(len ? (size_t)len : 1);
+    if (!out->text) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(out->text, data, (size_t)len);
+    out->len = (uint32_t)len;
+    return 0;
+}
+
+static int set_fixed(Canonicalizer *self, PyObject *mapping) {
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    if (!PyDict_Check(mapping)) {
+        PyErr_SetString(PyExc_TypeError, "fixed_text must be a dict of kind id -> bytes");
+        return -1;
+    }
+    while (PyDict_Next(mapping, &pos, &key, &value)) {
+        unsigned long kind = PyLong_AsUnsignedLong(key);
+        if (PyErr_Occurred()) return -1;
+        if (kind >= self->kinds) {
+            PyErr_Format(PyExc_ValueError, "kind id %lu is not in the grammar", kind);
+            return -1;
+        }
+        if (self->fixed[kind].text) continue;
+        if (copy_text(&self->fixed[kind], value) < 0) return -1;
+    }
+    return 0;
+}
+
+static int set_kept_names(Canonicalizer *self, PyObject *names) {
+    PyObject *list = PySequence_List(names);
+    if (!list) return -1;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    self->kept_names = PyMem_RawCalloc(n ? (size_t)n : 1, sizeof(Text));
+    int status = self->kept_names ? 0 : -1;
+    if (status < 0) PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n && status == 0; i++) {
+        status = copy_text(&self->kept_names[i], PyList_GET_ITEM(list, i));
+        if (status == 0) self->n_kept_names++;
+    }
+    Py_DECREF(list);
+    return status;
+}
+
 static int Canonicalizer_init(Canonicalizer *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"language",        "identifiers", "comments",   "literals",
-                               "binding_fields", "binding_parents", "containers", NULL};
-    PyObject *capsule, *identifiers, *comments, *literals, *fields, *parents, *containers;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOO", keywords, &capsule, &identifiers,
-                                     &comments, &literals, &fields, &parents, &containers))
+    static char *keywords[] = {"language",     "identifiers",     "comments",
+                               "fixed_text",   "binding_fields",  "binding_parents",
+                               "containers",   "kept_fields",     "kept_names",
+                               "kept_dunders", "layout_sensitive", NULL};
+    PyObject *capsule, *identifiers, *comments, *fixed, *fields, *parents, *containers, *kept,
+        *names;
+    int dunders, layout;
+    if (self->parser) {
+        PyErr_SetString(PyExc_RuntimeError, "Canonicalizer is already initialised");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOOOOOpp", keywords, &capsule,
+                                     &identifiers, &comments, &fixed, &fields, &parents,
+                                     &containers, &kept, &names, &dunders, &layout))
         return -1;
     const TSLanguage *language = PyCapsule_GetPointer(capsule, "tree_sitter.Language");
     if (!language) return -1;
@@ -195,16 +282,21 @@ static int Canonicalizer_init(Canonicalizer *self, PyObject *args, PyObject *kwa
     self->kinds = ts_language_symbol_count(language);
     self->fields = ts_language_field_count(language) + 1; /* ids are 1-based; 0 is "none" */
     self->flags = PyMem_RawCalloc(self->kinds, 1);
-    self->binds = PyMem_RawCalloc((size_t)self->kinds * self->fields, 1);
-    if (!self->flags || !self->binds) {
+    self->slots = PyMem_RawCalloc((size_t)self->kinds * self->fields, 1);
+    self->fixed = PyMem_RawCalloc(self->kinds, sizeof(Text));
+    if (!self->flags || !self->slots || !self->fixed) {
         PyErr_NoMemory();
         return -1;
     }
+    self->kept_dunders = dunders;
+    self->layout_sensitive = layout;
     self->events.size = sizeof(Event);
     self->ancestors.size = sizeof(Ancestor);
     if (set_flags(self, identifiers, IS_IDENTIFIER) < 0 || set_flags(self, comments, IS_COMMENT) < 0 ||
-        set_flags(self, literals, IS_LITERAL) < 0 || set_flags(self, parents, IS_BINDING_PARENT) < 0 ||
-        set_flags(self, containers, IS_CONTAINER) < 0 || set_binds(self, fields) < 0)
+        set_flags(self, parents, IS_BINDING_PARENT) < 0 ||
+        set_flags(self, containers, IS_CONTAINER) < 0 || set_slots(self, fields, SLOT_BINDS) < 0 ||
+        set_slots(self, kept, SLOT_KEEPS) < 0 || set_fixed(self, fixed) < 0 ||
+        set_kept_names(self, names) < 0)
         return -1;
     return 0;
 }
@@ -213,15 +305,23 @@ static void Canonicalizer_dealloc(Canonicalizer *self) {
     if (self->parser) ts_parser_delete(self->parser);
     Py_XDECREF(self->language_ref);
     PyMem_RawFree(self->flags);
-    PyMem_RawFree(self->binds);
+    PyMem_RawFree(self->slots);
+    if (self->fixed) {
+        for (uint32_t k = 0; k < self->kinds; k++) PyMem_RawFree(self->fixed[k].text);
+        PyMem_RawFree(self->fixed);
+    }
+    for (size_t i = 0; i < self->n_kept_names; i++) PyMem_RawFree(self->kept_names[i].text);
+    PyMem_RawFree(self->kept_names);
     PyMem_RawFree(self->events.items);
     PyMem_RawFree(self->ancestors.items);
     PyMem_RawFree(self->bound.slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static inline int binds(const Canonicalizer *self, TSSymbol kind, TSFieldId field) {
-    return kind < self->kinds && self->binds[(size_t)kind * self->fields + field];
+static inline uint8_t slot(const Canonicalizer *self, TSSymbol kind, TSFieldId field) {
+    return kind < self->kinds && field < self->fields
+               ? self->slots[(size_t)kind * self->fields + field]
+               : 0;
 }
 
 static inline uint8_t flags_of(const Canonicalizer *self, TSSymbol kind) {
@@ -235,12 +335,33 @@ static int emit(Canonicalizer *self, uint8_t tag, TSSymbol kind, uint32_t start,
     return 0;
 }
 
-/* Fills self->events and self->bound from the tree; -1 on allocation failure. Runs without
- * the GIL: no Python API here. */
-static int walk(Canonicalizer *self, TSTree *tree, const char *src) {
+/* As bytes.strip() sees whitespace (ast_hash._WHITESPACE). */
+static inline int is_space(char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static int blank(const char *src, uint32_t start, uint32_t end) {
+    for (uint32_t i = start; i < end; i++)
+        if (!is_space(src[i])) return 0;
+    return 1;
+}
+
+static int is_kept_name(const Canonicalizer *self, const char *text, uint32_t len) {
+    for (size_t i = 0; i < self->n_kept_names; i++) {
+        const Text *kept = &self->kept_names[i];
+        if (kept->len == len && memcmp(kept->text, text, len) == 0) return 1;
+    }
+    return self->kept_dunders && len > 4 && text[0] == '_' && text[1] == '_' &&
+           text[len - 2] == '_' && text[len - 1] == '_';
+}
+
+/* Fills self->events and self->bound from the tree; -1 on allocation failure. `rename` off:
+ * every identifier keeps its text. Runs without the GIL: no Python API here. */
+static int walk(Canonicalizer *self, TSTree *tree, const char *src, uint32_t size, int rename) {
     TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
     Ancestor *stack;
     int status = -1;
+    uint32_t covered = 0; /* source before this offset is in the form already, or a comment */
     /* Two sentinels: an identifier at depth 1 looks two levels up. */
     for (int i = 0; i < 2; i++) {
         if (!(stack = vec_push(&self->ancestors))) goto done;
@@ -250,32 +371,57 @@ static int walk(Canonicalizer *self, TSTree *tree, const char *src) {
         TSNode node = ts_tree_cursor_current_node(&cursor);
         TSSymbol kind = ts_node_symbol(node);
         uint8_t flags = flags_of(self, kind);
-        if (!(flags & IS_COMMENT)) {
-            TSFieldId field = flags & IS_CONTAINER ? ts_tree_cursor_current_field_id(&cursor) : 0;
-            if (ts_tree_cursor_goto_first_child(&cursor)) {
-                if (emit(self, EV_OPEN, kind, 0, 0) < 0) goto done;
-                if (!(stack = vec_push(&self->ancestors))) goto done;
-                *stack = (Ancestor){kind, field};
-                continue;
+        TSFieldId field = flags & IS_CONTAINER ? ts_tree_cursor_current_field_id(&cursor) : 0;
+        if (!(flags & IS_COMMENT) && ts_tree_cursor_goto_first_child(&cursor)) {
+            if (emit(self, EV_OPEN, kind, 0, 0) < 0) goto done;
+            if (!(stack = vec_push(&self->ancestors))) goto done;
+            *stack = (Ancestor){kind, field};
+            continue;
+        }
+        uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+        if (start > covered && !blank(src, covered, start) &&
+            emit(self, EV_UNCOVERED, 0, covered, start) < 0)
+            goto done;
+        if (end > covered) covered = end;
+        if (flags & IS_COMMENT) {
+            /* skipped */
+        } else if (!rename && ts_node_is_missing(node)) { /* only broken trees have them */
+            if (emit(self, EV_MISSING, kind, start, start) < 0) goto done;
+        } else if (flags & IS_IDENTIFIER) {
+            const Ancestor *a = self->ancestors.items;
+            const Ancestor parent = a[self->ancestors.len - 1];
+            const Ancestor grandparent = a[self->ancestors.len - 2];
+            uint8_t own = slot(self, parent.kind, ts_tree_cursor_current_field_id(&cursor));
+            uint8_t seen = 0;
+            if (!rename) {
+                /* a broken tree: every name as written */
+            } else if (own & SLOT_KEEPS) {
+                seen = NAME_BY_TEXT;
+            } else if ((own & SLOT_BINDS) || (flags_of(self, parent.kind) & IS_BINDING_PARENT) ||
+                       ((flags_of(self, parent.kind) & IS_CONTAINER) &&
+                        (slot(self, grandparent.kind, parent.field) & SLOT_BINDS))) {
+                seen = NAME_BOUND;
             }
-            uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-            if (flags & IS_IDENTIFIER) {
-                const Ancestor *a = self->ancestors.items;
-                const Ancestor parent = a[self->ancestors.len - 1];
-                const Ancestor grandparent = a[self->ancestors.len - 2];
-                TSFieldId own = ts_tree_cursor_current_field_id(&cursor);
-                int bound = binds(self, parent.kind, own) ||
-                            (flags_of(self, parent.kind) & IS_BINDING_PARENT) ||
-                            ((flags_of(self, parent.kind) & IS_CONTAINER) &&
-                             binds(self, grandparent.kind, parent.field));
-                if (bound && nameset_add(&self->bound, src, start, end - start) < 0) goto done;
-                if (emit(self, EV_IDENT, kind, start, end) < 0) goto done;
-            } else if (emit(self, flags & IS_LITERAL ? EV_TEXT : EV_LEAF, kind, start, end) < 0) {
-                goto done;
-            }
+            if (seen && nameset_add(&self->bound, src, start, end - start, seen) < 0) goto done;
+            if (emit(self, rename ? EV_IDENT : EV_TEXT, kind, start, end) < 0) goto done;
+        } else {
+            const Text *fixed = kind < self->kinds ? &self->fixed[kind] : NULL;
+            int usual = fixed && fixed->text && fixed->len == end - start &&
+                        memcmp(fixed->text, src + start, end - start) == 0;
+            if (emit(self, usual ? EV_LEAF : EV_TEXT, kind, start, end) < 0) goto done;
         }
         while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
             if (!ts_tree_cursor_goto_parent(&cursor)) {
+                if (size > covered && !blank(src, covered, size) &&
+                    emit(self, EV_UNCOVERED, 0, covered, size) < 0)
+                    goto done;
+                /* Renamed: names bound and never looked up by their text. */
+                for (size_t i = 0; i < self->bound.cap && self->bound.used; i++) {
+                    Name *name = &self->bound.slots[i];
+                    if (name->hash && (name->flags != NAME_BOUND ||
+                                       is_kept_name(self, src + name->start, name->len)))
+                        name->index = KEPT_NAME;
+                }
                 status = 0;
                 goto done;
             }
@@ -299,21 +445,24 @@ static inline char *put_u32(char *p, uint32_t v) {
     return p + 4;
 }
 
-/* The events as bytes, bound identifiers numbered by first use. */
-static PyObject *serialize(Canonicalizer *self, const char *src) {
+/* The events as bytes, bound identifiers numbered by first use; `head` (if not 0) first. */
+static PyObject *serialize(Canonicalizer *self, const char *src, char head) {
     const Event *events = self->events.items;
-    size_t size = 0;
+    size_t size = 1;
     for (size_t i = 0; i < self->events.len; i++) {
         switch (events[i].tag) {
             case EV_CLOSE: size += 1; break;
             case EV_OPEN:
-            case EV_LEAF: size += 3; break;
+            case EV_LEAF:
+            case EV_MISSING: size += 3; break;
+            case EV_UNCOVERED: size += 5 + (events[i].end - events[i].start); break;
             default: size += 7 + (events[i].end - events[i].start); /* at most; bound: 7 */
         }
     }
     PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
     if (!out) return NULL;
     char *p = PyBytes_AS_STRING(out);
+    if (head) *p++ = head;
     int32_t next_index = 0;
     for (size_t i = 0; i < self->events.len; i++) {
         const Event *e = &events[i];
@@ -323,8 +472,16 @@ static PyObject *serialize(Canonicalizer *self, const char *src) {
             case EV_OPEN: *p++ = '('; p = put_u16(p, e->kind); break;
             case EV_CLOSE: *p++ = ')'; break;
             case EV_LEAF: *p++ = '.'; p = put_u16(p, e->kind); break;
+            case EV_MISSING: *p++ = '?'; p = put_u16(p, e->kind); break;
+            case EV_UNCOVERED:
+                *p++ = '~';
+                p = put_u32(p, len);
+                memcpy(p, src + e->start, len);
+                p += len;
+                break;
             case EV_IDENT:
-                if ((name = nameset_get(&self->bound, src, e->start, len))) {
+                if ((name = nameset_get(&self->bound, src, e->start, len)) &&
+                    name->index != KEPT_NAME) {
                     if (name->index < 0) name->index = next_index++;
                     *p++ = '$';
                     p = put_u16(p, e->kind);
@@ -348,6 +505,15 @@ PyDoc_STRVAR(canonical_doc,
              "canonical(source: bytes) -> tuple[bool, bytes]\n\n"
              "Parse UTF-8 `source`; return (the tree has a syntax error, its canonical form).");
 
+/* A layout-sensitive grammar's tree with errors: '=' and the source. */
+static PyObject *exact_form(const char *src, Py_ssize_t len) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, len + 1);
+    if (!out) return NULL;
+    PyBytes_AS_STRING(out)[0] = '=';
+    memcpy(PyBytes_AS_STRING(out) + 1, src, (size_t)len);
+    return out;
+}
+
 static PyObject *Canonicalizer_canonical(Canonicalizer *self, PyObject *arg) {
     Py_buffer view;
     if (PyObject_GetBuffer(arg, &view, PyBUF_SIMPLE) < 0) return NULL;
@@ -365,7 +531,7 @@ static PyObject *Canonicalizer_canonical(Canonicalizer *self, PyObject *arg) {
     self->busy = 1;
     const char *src = view.buf;
     PyObject *result = NULL;
-    int walked = -1, has_error = 0;
+    int walked = -1, has_error = 0, exact = 0;
     TSTree *tree;
     /* The parse and walk touch no Python object: other threads (file readers) run meanwhile. */
     Py_BEGIN_ALLOW_THREADS
@@ -376,8 +542,9 @@ static PyObject *Canonicalizer_canonical(Canonicalizer *self, PyObject *arg) {
             memset(self->bound.slots, 0, self->bound.cap * sizeof(Name));
             self->bound.used = 0;
         }
-        walked = walk(self, tree, src);
         has_error = ts_node_has_error(ts_tree_root_node(tree));
+        exact = has_error && self->layout_sensitive;
+        walked = exact ? 0 : walk(self, tree, src, (uint32_t)view.len, !has_error);
         ts_tree_delete(tree);
     }
     Py_END_ALLOW_THREADS
@@ -386,7 +553,7 @@ static PyObject *Canonicalizer_canonical(Canonicalizer *self, PyObject *arg) {
     } else if (walked < 0) {
         PyErr_NoMemory();
     } else {
-        PyObject *form = serialize(self, src);
+        PyObject *form = exact ? exact_form(src, view.len) : serialize(self, src, has_error ? '!' : 0);
         if (form) result = Py_BuildValue("(ON)", has_error ? Py_True : Py_False, form);
     }
     self->busy = 0;
@@ -403,9 +570,10 @@ static PyTypeObject CanonicalizerType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "codelog.stage._canon.Canonicalizer",
     .tp_basicsize = sizeof(Canonicalizer),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = PyDoc_STR("Canonicalizer(language, identifiers, comments, literals, "
-                        "binding_fields, binding_parents, containers): one grammar's rules as "
-                        "kind and field ids (see codelog.stage.ast_hash)."),
+    .tp_doc = PyDoc_STR("Canonicalizer(language, identifiers, comments, fixed_text, "
+                        "binding_fields, binding_parents, containers, kept_fields, kept_names, "
+                        "kept_dunders, layout_sensitive): one grammar's rules as kind and field "
+                        "ids (see codelog.stage.ast_hash)."),
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Canonicalizer_init,
     .tp_dealloc = (destructor)Canonicalizer_dealloc,

@@ -1,20 +1,40 @@
 """Canonical tree-sitter AST hashing: the identity used to deduplicate solutions.
 
-Two programs get the same hash when their syntax trees agree after dropping comments and
-whitespace and alpha-renaming the identifiers the program itself binds (variables, functions,
-parameters, ...) in order of first use. Names the program does not bind — builtins, library
-functions, attributes of imported modules — keep their text: `max(a)` and `min(a)` differ in
-behaviour, so they must not collapse. Literals and operators keep their text too.
+The promise: two programs share a hash only if their texts differ in nothing but layout,
+comments and a consistent renaming of the names the program binds. In detail, a program that
+parses cleanly is hashed as its syntax tree with
+- comments (and Python's `\\` line joins) dropped, whitespace between tokens never seen;
+- every token's text kept: literals, operators, keywords, and source text no visible node
+  covers (tree-sitter keeps some tokens hidden, e.g. the `.6f` of `f"{x:.6f}"`);
+- the identifiers the program binds (variables, functions, parameters, ...) renamed by first
+  use. Names it does not bind keep their text: `max(a)` and `min(a)` must not collapse. Nor
+  is a name renamed anywhere if the program also uses it where it is looked up by its text:
+  as an attribute or field (`uf.find(x)`, `p->r`), a keyword argument (`key=`), a qualified
+  name (`std::max`), or as a name the runtime calls (`main`, Python's `__lt__`). Renaming
+  `def find` alone would otherwise look like a consistent rename.
+A tree with a syntax error is not trusted that far: error recovery folds tokens into ERROR
+nodes and inserts zero-width MISSING ones (`int x=1` without its `;` parses like the fixed
+program), and which names it binds is guesswork. Its form starts apart from every clean
+tree's, marks its ERROR and MISSING nodes and renames nothing, so two broken programs collide
+only if they differ in layout and comments alone. Where layout is syntax (Python, Go, Ruby:
+indentation and line ends live in hidden tokens the walk cannot see) it is its exact text.
+
+Renaming is by text, not by scope: a program that binds a library name in one scope (`max = 0`
+inside a function) and calls the library one elsewhere collapses with the same program
+consistently renamed. Scope analysis per language would close that; it is documented, not done.
 """
 
 from __future__ import annotations
 
 import hashlib
 import importlib
+import re
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
+from types import MappingProxyType
 from typing import Any
 
 from tree_sitter import Language, Parser, Tree
@@ -30,7 +50,8 @@ except ImportError:  # pragma: no cover - exercised only where the build had no 
 ACCELERATED = _canon is not None
 
 # Bump when the canonical form's bytes change: hashes staged by an older codelog are then stale.
-FORM_VERSION = 2
+# 3: every token's text, uncovered text, kept attribute/entry names, error trees apart.
+FORM_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -45,6 +66,15 @@ class Grammar:
     binding_fields: frozenset[tuple[str, str]] = frozenset()
     # Every identifier directly under one of these parents is a binding occurrence.
     binding_parents: frozenset[str] = frozenset()
+    # An identifier in one of these (parent type, field name) slots is looked up by its text
+    # (a member, a keyword argument): that name is renamed nowhere in the program.
+    kept_fields: frozenset[tuple[str, str]] = frozenset()
+    # Names the runtime finds by their text (entry points): never renamed.
+    kept_names: frozenset[str] = frozenset()
+    kept_dunders: bool = False  # Python: `__lt__`, `__init__`, ... are found by text too
+    # Layout is syntax (indentation, newlines as terminators) but lives in hidden tokens: a
+    # tree with errors is then hashed as its exact text, not as its (unreliable) structure.
+    layout_sensitive: bool = False
 
 
 _C_FAMILY_FIELDS = frozenset(
@@ -69,6 +99,10 @@ _C_FAMILY_FIELDS = frozenset(
 GRAMMARS: dict[str, Grammar] = {
     "python": Grammar(
         module="tree_sitter_python",
+        comments=frozenset({"comment", "line_continuation"}),
+        kept_fields=frozenset({("attribute", "attribute"), ("keyword_argument", "name")}),
+        kept_dunders=True,
+        layout_sensitive=True,
         binding_fields=frozenset(
             {
                 ("assignment", "left"),
@@ -103,11 +137,15 @@ GRAMMARS: dict[str, Grammar] = {
         module="tree_sitter_c",
         identifiers=frozenset({"identifier", "field_identifier", "type_identifier"}),
         binding_fields=_C_FAMILY_FIELDS,
+        kept_fields=frozenset({("field_expression", "field")}),
+        kept_names=frozenset({"main"}),
     ),
     "c++": Grammar(
         module="tree_sitter_cpp",
         identifiers=frozenset({"identifier", "field_identifier", "type_identifier"}),
         binding_fields=_C_FAMILY_FIELDS,
+        kept_fields=frozenset({("field_expression", "field"), ("qualified_identifier", "name")}),
+        kept_names=frozenset({"main"}),
     ),
     "java": Grammar(
         module="tree_sitter_java",
@@ -129,6 +167,8 @@ GRAMMARS: dict[str, Grammar] = {
             }
         ),
         binding_parents=frozenset({"inferred_parameters"}),
+        kept_fields=frozenset({("field_access", "field"), ("method_invocation", "name")}),
+        kept_names=frozenset({"main", "Main"}),  # judges run class Main's main
     ),
     "go": Grammar(
         module="tree_sitter_go",
@@ -145,6 +185,9 @@ GRAMMARS: dict[str, Grammar] = {
                 ("range_clause", "left"),
             }
         ),
+        kept_fields=frozenset({("selector_expression", "field")}),
+        kept_names=frozenset({"main"}),
+        layout_sensitive=True,  # newlines end statements
     ),
     "rust": Grammar(
         module="tree_sitter_rust",
@@ -162,6 +205,8 @@ GRAMMARS: dict[str, Grammar] = {
             }
         ),
         binding_parents=frozenset({"tuple_pattern", "closure_parameters", "mut_pattern"}),
+        kept_fields=frozenset({("field_expression", "field"), ("scoped_identifier", "name")}),
+        kept_names=frozenset({"main"}),
     ),
     "ruby": Grammar(
         module="tree_sitter_ruby",
@@ -176,6 +221,8 @@ GRAMMARS: dict[str, Grammar] = {
         binding_parents=frozenset(
             {"method_parameters", "block_parameters", "lambda_parameters", "left_assignment_list"}
         ),
+        kept_fields=frozenset({("call", "method")}),
+        layout_sensitive=True,  # newlines end statements
     ),
     "c#": Grammar(
         module="tree_sitter_c_sharp",
@@ -189,6 +236,8 @@ GRAMMARS: dict[str, Grammar] = {
                 ("local_function_statement", "name"),
             }
         ),
+        kept_fields=frozenset({("member_access_expression", "name")}),
+        kept_names=frozenset({"Main"}),
     ),
 }
 GRAMMARS["cpp"] = GRAMMARS["c++"]
@@ -229,10 +278,16 @@ class _Tables:
 
     identifiers: frozenset[int]
     comments: frozenset[int]
-    literals: frozenset[int]  # named leaves whose text matters (numbers, string pieces, ...)
+    # Anonymous kinds (keywords, operators, punctuation) and their usual text: a leaf with that
+    # text is recorded by kind alone, any other text (an alias, a zero-width token) in full.
+    fixed_text: Mapping[int, bytes]
     binding_fields: frozenset[tuple[int, int]]
     binding_parents: frozenset[int]
     containers: frozenset[int]
+    kept_fields: frozenset[tuple[int, int]]
+    kept_names: frozenset[bytes]
+    kept_dunders: bool
+    layout_sensitive: bool
 
 
 @cache
@@ -259,21 +314,31 @@ def _tables(language: str) -> _Tables:
         ids = (lang.id_for_node_kind(name, True) for name in names)
         return frozenset(i for i in ids if i is not None)
 
-    identifiers, comments = kinds(grammar.identifiers), kinds(grammar.comments)
-    named = {k for k in range(lang.node_kind_count) if lang.node_kind_is_named(k)}
-    fields = frozenset(
-        (kind, field)
-        for parent, name in grammar.binding_fields
-        if (kind := lang.id_for_node_kind(parent, True)) is not None
-        and (field := lang.field_id_for_name(name)) is not None
-    )
+    def slots(pairs: frozenset[tuple[str, str]]) -> frozenset[tuple[int, int]]:
+        return frozenset(
+            (kind, field)
+            for parent, name in pairs
+            if (kind := lang.id_for_node_kind(parent, True)) is not None
+            and (field := lang.field_id_for_name(name)) is not None
+        )
+
     return _Tables(
-        identifiers=identifiers,
-        comments=comments,
-        literals=frozenset(named - identifiers - comments),
-        binding_fields=fields,
+        identifiers=kinds(grammar.identifiers),
+        comments=kinds(grammar.comments),
+        fixed_text=MappingProxyType(
+            {
+                k: lang.node_kind_for_id(k).encode()
+                for k in range(lang.node_kind_count)
+                if not lang.node_kind_is_named(k)
+            }
+        ),
+        binding_fields=slots(grammar.binding_fields),
         binding_parents=kinds(grammar.binding_parents),
         containers=kinds(_BINDING_CONTAINERS),
+        kept_fields=slots(grammar.kept_fields),
+        kept_names=frozenset(name.encode() for name in grammar.kept_names),
+        kept_dunders=grammar.kept_dunders,
+        layout_sensitive=grammar.layout_sensitive,
     )
 
 
@@ -283,56 +348,105 @@ class ParseResult:
     ast_hash: str
 
 
-# Records of the canonical form (codelog/stage/_canon.c writes the same bytes).
+# Records of the canonical form (codelog/stage/_canon.c writes the same bytes; its header says how).
 _OPEN, _CLOSE, _LEAF, _TEXT, _BOUND = b"(", b")", b".", b'"', b"$"
+_MISSING, _UNCOVERED = b"?", b"~"
 _IDENT = None  # an identifier until renaming decides between _TEXT and _BOUND
+# The first byte of an errored tree's form: no valid tree's form starts with either.
+_BROKEN, _EXACT = b"!", b"="
+_NONBLANK = re.compile(rb"[^ \t\n\r\v\f]")  # not whitespace, as _canon.c's is_space
 
 
-def canonical_form(tree: Tree, language: str) -> bytes:
-    """The tree in prefix form, as bytes; the reference for (and fallback to) `_canon`.
+def canonical_form(tree: Tree, language: str, source: bytes) -> bytes:
+    """`tree` (parsed from `source`) in prefix form, as bytes; the reference for `_canon`.
 
-    Comments are skipped, whitespace never appears (only tokens do), literals keep their text,
-    and identifiers the program binds are numbered in order of first use; other identifiers
-    keep their text. Kind ids, not names, keep the walk cheap.
+    See the module docstring for what is kept. A tree with errors starts with `_BROKEN` and
+    renames nothing, or, for a layout-sensitive grammar, is `_EXACT` + the source itself.
     """
     t = _tables(language)
-    identifiers, literals, comments = t.identifiers, t.literals, t.comments
-    fields, parents, containers = t.binding_fields, t.binding_parents, t.containers
+    if not tree.root_node.has_error:
+        return _encode(*_walk(tree, t, source, broken=False))
+    if t.layout_sensitive:
+        return _EXACT + source
+    return _BROKEN + _encode(*_walk(tree, t, source, broken=True))
+
+
+def _walk(
+    tree: Tree, t: _Tables, source: bytes, *, broken: bool
+) -> tuple[list[tuple[bytes | None, int, bytes]], set[bytes]]:
+    """The form's records in prefix order (identifiers undecided), and the names bound.
+
+    `broken`: the tree has errors, so MISSING nodes are marked and every identifier keeps its
+    text. Kind ids, not names, keep the walk cheap.
+    """
+    identifiers, comments, fixed_text = t.identifiers, t.comments, t.fixed_text
+    fields, parents, containers, kept = (
+        t.binding_fields,
+        t.binding_parents,
+        t.containers,
+        t.kept_fields,
+    )
     cursor = tree.walk()
     events: list[tuple[bytes | None, int, bytes]] = []
     emit = events.append
     ancestors: list[tuple[int, int | None]] = [(-1, None), (-1, None)]  # (kind, field in parent)
     push, pop = ancestors.append, ancestors.pop
     bound: set[bytes] = set()
+    by_text: set[bytes] = set()  # names used where they are looked up by text
+    nonblank = _NONBLANK.search
+    covered = 0  # source before this offset is in the form already, or is a comment
     while True:
         node = cursor.node
         kind = node.kind_id
-        if kind not in comments:
-            # Only containers need their own field id later (`a, b = ...` binds through them).
-            field = cursor.field_id if kind in containers else None
-            if cursor.goto_first_child():
-                emit((_OPEN, kind, b""))
-                push((kind, field))
-                continue
-            if kind in identifiers:
-                text = node.text
+        # Only containers need their own field id later (`a, b = ...` binds through them).
+        field = cursor.field_id if kind in containers else None
+        if kind in comments or not cursor.goto_first_child():
+            start, end = node.start_byte, node.end_byte
+            if start > covered and nonblank(source, covered, start):
+                emit((_UNCOVERED, 0, source[covered:start]))
+            if end > covered:
+                covered = end
+            if kind in comments:
+                pass
+            elif broken and node.is_missing:  # only a tree with errors has MISSING nodes
+                emit((_MISSING, kind, b""))
+            elif kind in identifiers:
                 parent, parent_field = ancestors[-1]
-                if (
-                    (parent, cursor.field_id) in fields
-                    or parent in parents
-                    or (parent in containers and (ancestors[-2][0], parent_field) in fields)
-                ):
-                    bound.add(text)
-                emit((_IDENT, kind, text))
-            elif kind in literals:
-                emit((_TEXT, kind, node.text))
-            else:
+                own = (parent, cursor.field_id)
+                text = source[start:end]
+                if broken:
+                    emit((_TEXT, kind, text))
+                else:
+                    if own in kept:
+                        by_text.add(text)
+                    elif (
+                        own in fields
+                        or parent in parents
+                        or (parent in containers and (ancestors[-2][0], parent_field) in fields)
+                    ):
+                        bound.add(text)
+                    emit((_IDENT, kind, text))
+            elif fixed_text.get(kind) == (text := source[start:end]):
                 emit((_LEAF, kind, b""))
+            else:
+                emit((_TEXT, kind, text))
+        else:
+            emit((_OPEN, kind, b""))
+            push((kind, field))
+            continue
         while not cursor.goto_next_sibling():
             if not cursor.goto_parent():
-                return _encode(events, bound)
+                if nonblank(source, covered):
+                    emit((_UNCOVERED, 0, source[covered:]))
+                return events, {name for name in bound - by_text if not _kept_name(t, name)}
             emit((_CLOSE, 0, b""))
             pop()
+
+
+def _kept_name(t: _Tables, name: bytes) -> bool:
+    return name in t.kept_names or (
+        t.kept_dunders and len(name) > 4 and name[:2] == b"__" == name[-2:]
+    )
 
 
 def _encode(events: list[tuple[bytes | None, int, bytes]], bound: set[bytes]) -> bytes:
@@ -346,6 +460,8 @@ def _encode(events: list[tuple[bytes | None, int, bytes]], bound: set[bytes]) ->
             tag = _TEXT
         if tag == _TEXT:
             out += struct.pack("<cHI", tag, kind, len(text)) + text
+        elif tag == _UNCOVERED:
+            out += struct.pack("<cI", tag, len(text)) + text
         elif tag == _CLOSE:
             out += _CLOSE
         else:
@@ -360,10 +476,14 @@ def _canonicalizer(language: str) -> Any:
         _grammar_capsule(language),
         identifiers=t.identifiers,
         comments=t.comments,
-        literals=t.literals,
+        fixed_text=dict(t.fixed_text),
         binding_fields=t.binding_fields,
         binding_parents=t.binding_parents,
         containers=t.containers,
+        kept_fields=t.kept_fields,
+        kept_names=t.kept_names,
+        kept_dunders=t.kept_dunders,
+        layout_sensitive=t.layout_sensitive,
     )
 
 
@@ -378,7 +498,7 @@ def parse_code(code: str, language: str, *, accelerated: bool | None = None) -> 
         has_error, form = _canonicalizer(language).canonical(source)
     else:
         tree = parser_for(language).parse(source)
-        has_error, form = tree.root_node.has_error, canonical_form(tree, language)
+        has_error, form = tree.root_node.has_error, canonical_form(tree, language, source)
     return ParseResult(
         syntax_ok=not has_error, ast_hash=hashlib.blake2b(form, digest_size=16).hexdigest()
     )

@@ -175,10 +175,16 @@ def test_convert_refuses_code_outside_the_export_directory_unless_inline(tmp_pat
     report = build([tmp_path / "java.csv"], tmp_path / "java", source="ci", language="java")
     counts = report.manifest["counts"]
     assert counts["rows_in"] == 4
-    # one program judged by four tests: the AST dedup keeps one row of it
-    assert counts["rejects_by_reason"] == {"unscorable": 1, "duplicate": 2, "no_contrast": 1}
-    kept = open_dataset(report.out).sql("SELECT code FROM rejects WHERE reason = 'no_contrast'")
-    assert kept.fetchall() == [((SUREFIRE / "src/main/java/com/example/gcd/Gcd.java").read_text(),)]
+    # one program judged by four tests that disagree (passed, failure, error; one skipped): a
+    # verdict conflict, which the default recipe drops rather than call the program accepted
+    assert counts["rejects_by_reason"] == {"unscorable": 1, "verdict_conflict": 3}
+    assert counts["verdict_conflicts"] == 1
+    dropped = open_dataset(report.out).sql(
+        "SELECT DISTINCT code FROM rejects WHERE reason = 'verdict_conflict'"
+    )
+    assert dropped.fetchall() == [
+        ((SUREFIRE / "src/main/java/com/example/gcd/Gcd.java").read_text(),)
+    ]
 
 
 def write_report(tmp_path: Path, xml: str) -> Path:

@@ -1,4 +1,4 @@
-"""The C canonical walk (`codelog._canon`) gives exactly the bytes of the Python reference."""
+"""The C canonical walk (`codelog.stage._canon`) gives exactly the bytes of the Python reference."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ SNIPPETS = {
 
 def python_form(source: bytes, language: str) -> tuple[bool, bytes]:
     tree = parser_for(language).parse(source)
-    return tree.root_node.has_error, canonical_form(tree, language)
+    return tree.root_node.has_error, canonical_form(tree, language, source)
 
 
 def c_form(source: bytes, language: str) -> tuple[bool, bytes]:
@@ -43,7 +43,7 @@ def c_form(source: bytes, language: str) -> tuple[bool, bytes]:
 
 def test_the_extension_was_built():
     # CI builds it (setup.py via `pip install -e .`); without it builds run about 2x slower.
-    assert ast_hash.ACCELERATED, "codelog._canon is missing: reinstall with a C compiler"
+    assert ast_hash.ACCELERATED, "codelog.stage._canon is missing: reinstall with a C compiler"
 
 
 @pytest.mark.parametrize("language", sorted(k for k in GRAMMARS if k not in ("cpp", "csharp")))
@@ -86,8 +86,12 @@ def test_bad_tables_are_refused():
             tree_sitter_python.language(),
             identifiers=[language.node_kind_count + 5],
             comments=[],
-            literals=[],
+            fixed_text={},
             binding_fields=[],
             binding_parents=[],
             containers=[],
+            kept_fields=[],
+            kept_names=[],
+            kept_dunders=False,
+            layout_sensitive=False,
         )
