@@ -66,6 +66,14 @@ def cli() -> None:
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--workers", type=int, default=None, help="Parse processes. Default: all cores.")
+@click.option(
+    "--kind",
+    type=click.Choice(["solutions", "repair"]),
+    default="solutions",
+    show_default=True,
+    help="What a row is: a solution, or a repair turn (earlier attempts -> the next; "
+    "recipe [repairs]).",
+)
 def build(
     source: str,
     language: str,
@@ -76,6 +84,7 @@ def build(
     recipe: Path | None,
     seed: int,
     workers: int | None,
+    kind: str,
 ) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
     from codelog.builder import run_build
@@ -88,10 +97,12 @@ def build(
         root=root,
         inputs=inputs,
         problems_file=problems_file,
-        out=out or Path("datasets") / f"{source}-{language.lower()}",
+        out=out
+        or Path("datasets") / f"{source}-{language.lower()}{'-repair' if kind == 'repair' else ''}",
         recipe=load_recipe(recipe),
         seed=seed,
         workers=workers,
+        kind=kind,
     )
     try:
         run_build(options)

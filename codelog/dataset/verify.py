@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 
 from codelog.dataset.open import MANIFEST, TABLES, open_dataset, read_manifest
 from codelog.files import sha256_file
+from codelog.publish.manifest import dataset_kind, tables_of
 
 
 @dataclass
@@ -41,22 +42,30 @@ def verify_dataset(path: str | Path) -> VerifyReport:
     root = Path(path).resolve()
     manifest = read_manifest(root)
     report = VerifyReport(root)
-    readable = _check_files(root, manifest, report)
-    if all(t in readable for t in TABLES):
-        _check_invariants(root, manifest, report)
-    else:
-        missing = ", ".join(t for t in TABLES if t not in readable)
+    tables = tables_of(manifest)
+    readable = _check_files(root, manifest, report, tables)
+    if not all(t in readable for t in tables):
+        missing = ", ".join(t for t in tables if t not in readable)
         report.mismatches.append(f"invariants not checked: cannot read {missing}")
+    elif dataset_kind(manifest) == "repair":
+        from codelog.dataset.verify_repairs import repair_mismatches
+
+        report.rows_checked, found = repair_mismatches(root, manifest)
+        report.mismatches += found
+    else:
+        _check_invariants(root, manifest, report)
     return report
 
 
-def _check_files(root: Path, manifest: dict[str, Any], report: VerifyReport) -> set[str]:
+def _check_files(
+    root: Path, manifest: dict[str, Any], report: VerifyReport, tables: tuple[str, ...] = TABLES
+) -> set[str]:
     """Hashes, sizes and row counts; returns the tables whose Parquet files can be read."""
     files: dict[str, dict[str, Any]] = manifest.get("files") or {}
     bad = report.mismatches.append
     if not files:
         bad(f"{MANIFEST}: lists no files")
-    for table in TABLES:
+    for table in tables:
         if f"{table}.parquet" not in files:
             bad(f"{MANIFEST}: does not list {table}.parquet")
     present = {p.name for p in root.iterdir()}
