@@ -279,8 +279,17 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
     """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles."""
     from rich.console import Console
 
+    from codelog.dataset.open import read_manifest
     from codelog.dataset.stats import compute_stats, plot_stats, render_tables
 
+    if read_manifest(dataset_dir).get("kind") == "repair":
+        from codelog.dataset.repair_stats import compute_repair_stats, render_repair_tables
+
+        if plot:
+            raise click.UsageError("--plot draws a solutions dataset; this is a repair dataset")
+        for renderable in render_repair_tables(compute_repair_stats(dataset_dir)):
+            Console().print(renderable)
+        return
     result = compute_stats(dataset_dir)
     console = Console()
     for table in render_tables(result):
