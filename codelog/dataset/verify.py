@@ -156,6 +156,7 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                FROM solutions WHERE problem_id NOT IN (SELECT problem_id FROM problems)""",
         ),
     ]
+    queries += _lint_invariant_queries(recipe)
     key = {"ast": "ast_hash", "exact": "code"}.get(dedup)
     if key is not None:
         queries.append(
@@ -165,6 +166,41 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                           || ' solutions share a {key} (' || string_agg(submission_id, ', '
                           ORDER BY submission_id) || ')'
                    FROM solutions GROUP BY problem_id, language, {key} HAVING count(*) > 1""",
+            )
+        )
+    return queries
+
+
+def _lint_invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
+    """The lint columns (codelog.stage.lint) add up, and reward_lint is the [lint_reward] formula."""
+    if not (recipe.get("lint") or {}).get("enabled"):
+        return []
+    queries = [
+        (
+            "lint_findings counts lint_codes, and each finding has one severity",
+            """SELECT submission_id || ': ' || lint_findings || ' findings, ' || len(lint_codes)
+                      || ' codes, ' || (lint_error + lint_warning + lint_style) || ' by severity'
+               FROM solutions WHERE lint_findings IS DISTINCT FROM len(lint_codes)
+                  OR lint_findings IS DISTINCT FROM lint_error + lint_warning + lint_style""",
+        )
+    ]
+    shaping = recipe.get("lint_reward") or {}
+    if shaping.get("enabled"):
+        wanted = " OR ".join(
+            "starts_with(c, '" + str(p).replace("'", "''") + "')"
+            for p in shaping.get("categories", [])
+        )
+        penalty = (
+            f"least({float(shaping.get('cap', 0))}, {float(shaping.get('weight', 0))} * "
+            f"len(list_filter(lint_codes, lambda c: {wanted or 'FALSE'})))"
+        )
+        queries.append(
+            (
+                "reward_lint = reward - min(cap, weight * findings in the categories)",
+                f"""SELECT submission_id || ': reward_lint ' || reward_lint || ', formula '
+                          || (reward - {penalty})
+                   FROM solutions WHERE abs(lint_penalty - {penalty}) > 1e-9
+                      OR abs(reward_lint - (reward - {penalty})) > 1e-9""",
             )
         )
     return queries
