@@ -149,6 +149,23 @@ def build_manifest(
 _LICENCE = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
 
 
+def _lint_note(recipe: dict[str, Any]) -> str:
+    """The card's line on the lint columns, when the recipe asked for them."""
+    if not (recipe.get("lint") or {}).get("enabled"):
+        return ""
+    note = (
+        "\n  Ruff's findings per solution: `lint_findings`, `lint_error`, `lint_warning`, "
+        f"`lint_style`, `lint_codes` (rules {', '.join(recipe['lint']['select'])})."
+    )
+    shaping = recipe.get("lint_reward") or {}
+    if shaping.get("enabled"):
+        note += (
+            f"\n  `reward_lint` = reward - min({shaping['cap']}, {shaping['weight']} x findings "
+            f"in {', '.join(shaping['categories'])}), with `lint_penalty`."
+        )
+    return note
+
+
 def dataset_card(manifest: dict[str, Any]) -> str:
     counts = manifest["counts"]
     reasons = (
@@ -176,7 +193,7 @@ per problem: every problem here has at least one correct and one incorrect solut
 trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest["seed"]}.
 
 - `solutions`: {counts["solutions"]:,} kept submissions with `outcome`, `reward`, `is_correct`,
-  `syntax_ok`, `ast_hash`, `dup_count` and `code`.
+  `syntax_ok`, `ast_hash`, `dup_count` and `code`.{_lint_note(manifest["recipe"])}
 - `rejects`: {counts["rejects"]:,} rows not kept, each with its `reason`.
 - `problems`: {counts["groups"]:,} problems with their plain-text `prompt`.
 

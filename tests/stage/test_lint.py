@@ -130,3 +130,25 @@ def test_shaping_without_lint_is_refused():
     data = load_recipe().to_dict()
     with pytest.raises(RecipeError, match=r"\[lint_reward\] needs \[lint\]"):
         Recipe.from_dict({**data, "lint_reward": {"enabled": True}})
+
+
+def test_ruff_over_several_chunks_finds_the_same(tmp_path, monkeypatch, linted):
+    _, rows, _ = linted
+    tree = CodenetTree(tmp_path / "tree")
+    tree.add("s000000001", "p00001", "Accepted", KNOWN)
+    tree.add("s000000002", "p00001", "Accepted", CLEAN)
+    tree.add("s000000003", "p00001", "Wrong Answer", b"print 'py2'\n")
+    tree.write()
+    calls = []
+    real = lint_module.run_ruff
+
+    def counted(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lint_module, "CHUNK_BYTES", 1)  # every file its own chunk
+    monkeypatch.setattr(lint_module, "run_ruff", counted)
+    report = build_sample(tmp_path / "ds", root=tree.root, workers=1, recipe=lint_recipe())
+    chunked = pq.read_table(report.out / "solutions.parquet").to_pylist()
+    assert len(calls) == 3
+    assert {r["submission_id"]: r for r in chunked} == rows
