@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import shutil
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -11,6 +14,7 @@ from codelog import schema
 from codelog.dataset.stats import compute_stats
 from codelog.dataset.verify import verify_dataset
 from codelog.errors import CodelogError, RecipeError
+from codelog.publish.manifest import MANIFEST, file_entries
 from codelog.recipe import Recipe, load_recipe
 from codelog.stage import lint as lint_module
 from tests.codenet_tree import CodenetTree
@@ -152,3 +156,17 @@ def test_ruff_over_several_chunks_finds_the_same(tmp_path, monkeypatch, linted):
     chunked = pq.read_table(report.out / "solutions.parquet").to_pylist()
     assert len(calls) == 3
     assert {r["submission_id"]: r for r in chunked} == rows
+
+
+def test_verify_catches_a_reward_lint_off_the_formula(linted, tmp_path):
+    report, _, _ = linted
+    ds = shutil.copytree(report.out, tmp_path / "ds")
+    table = pq.read_table(ds / "solutions.parquet")
+    rows = table.to_pylist()
+    rows[0]["reward_lint"] = rows[0]["reward"]  # as if unpenalised
+    pq.write_table(pa.Table.from_pylist(rows, schema=table.schema), ds / "solutions.parquet")
+    manifest = json.loads((ds / MANIFEST).read_text())
+    manifest["files"] = file_entries(ds, manifest["files"])
+    (ds / MANIFEST).write_text(json.dumps(manifest))
+    found = verify_dataset(ds).mismatches
+    assert any("reward_lint" in m and rows[0]["submission_id"] in m for m in found), found
