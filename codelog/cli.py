@@ -227,7 +227,8 @@ def train(
 def sql_command(
     dataset_dir: Path, query: str | None, fmt: str | None, output: Path | None, max_rows: int
 ) -> None:
-    """Run SQL over a dataset's views: solutions, rejects, problems, groups.
+    """Run SQL over a dataset's views: solutions, rejects, problems, groups (a repair
+    dataset: repairs, trajectories, rejects, problems).
 
     QUERY "-" reads the query from stdin. Without QUERY, opens the `duckdb` CLI on the views
     if it is installed, else prints the CREATE VIEW statements that attach them.
