@@ -99,7 +99,7 @@ def main() -> None:
     )
     with Sampler() as sampler:
         # run_build looks these up as module globals at call time: wrapping marks the steps
-        build._stage = sampler.entering("stage", build._stage)
+        build.stage = sampler.entering("stage", build.stage)
         build.group_and_publish = sampler.entering("group_and_write", build.group_and_publish)
         report = run_build(options)
     overall = {k: max(p[k] for p in sampler.peaks.values()) for k in ("main", "tree")}

@@ -21,6 +21,8 @@ from codelog.publish.tables import group_and_publish
 from codelog.stage.ast_hash import ACCELERATED, GRAMMARS
 from codelog.stage.staging import stage, stage_is_current, staged_code_digest, staging_key
 
+BUILD_KINDS = ("solutions", "repair")
+
 
 @dataclass
 class BuildReport:
@@ -46,6 +48,10 @@ def open_source(options: BuildOptions) -> tuple[SourceScan, Path | None]:
 
 def run_build(options: BuildOptions) -> BuildReport:
     started = time.perf_counter()
+    if options.kind not in BUILD_KINDS:
+        raise CodelogError(
+            f"unknown dataset kind {options.kind!r}; one of {', '.join(BUILD_KINDS)}"
+        )
     if options.recipe.grouping.dedup == "ast" and options.language.lower() not in GRAMMARS:
         raise CodelogError(
             f"no tree-sitter grammar for {options.language!r}; supported: "
@@ -69,7 +75,12 @@ def run_build(options: BuildOptions) -> BuildReport:
 
     t0 = time.perf_counter()
     code_digest = staged_code_digest(stage_dir)
-    manifest = group_and_publish(scan, options, stage_dir, out, code_digest)
+    if options.kind == "repair":
+        from codelog.publish.repairs import publish_repairs
+
+        manifest = publish_repairs(scan, options, stage_dir, out, code_digest)
+    else:
+        manifest = group_and_publish(scan, options, stage_dir, out, code_digest)
     timings["group_and_write"] = time.perf_counter() - t0
     timings["total"] = time.perf_counter() - started
     report = BuildReport(out=out, manifest=manifest, staged_reused=reused, seconds=timings)
@@ -93,15 +104,21 @@ def print_summary(report: BuildReport) -> None:
     table.add_column("what")
     table.add_column("rows", justify="right")
     table.add_row("rows in", f"{counts['rows_in']:,}")
-    table.add_row("solutions kept", f"{counts['solutions']:,}")
-    table.add_row("groups (problems)", f"{counts['groups']:,}")
-    table.add_row("verdict conflicts (programs)", f"{counts['verdict_conflicts']:,}")
+    if report.manifest.get("kind") == "repair":
+        table.add_row("repair targets", f"{counts['targets']:,}")
+        table.add_row("repair rows (with perturbed copies)", f"{counts['repairs']:,}")
+        table.add_row("trajectories", f"{counts['trajectories']:,}")
+        table.add_row("problems", f"{counts['problems']:,}")
+    else:
+        table.add_row("solutions kept", f"{counts['solutions']:,}")
+        table.add_row("groups (problems)", f"{counts['groups']:,}")
+        table.add_row("verdict conflicts (programs)", f"{counts['verdict_conflicts']:,}")
     for reason, n in counts["rejects_by_reason"].items():
         table.add_row(f"rejected: {reason}", f"{n:,}")
     for outcome, n in counts["outcomes"].items():
         table.add_row(f"outcome: {outcome}", f"{n:,}")
     console.print(table)
-    if counts["verdict_conflicts"]:
+    if counts.get("verdict_conflicts"):
         policy = report.manifest["recipe"]["grouping"]["on_conflict"]
         console.print(
             f"[yellow]verdict conflicts: {counts['verdict_conflicts']:,} programs were judged "

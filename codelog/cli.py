@@ -66,6 +66,14 @@ def cli() -> None:
 )
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--workers", type=int, default=None, help="Parse processes. Default: all cores.")
+@click.option(
+    "--kind",
+    type=click.Choice(["solutions", "repair"]),
+    default="solutions",
+    show_default=True,
+    help="What a row is: a solution, or a repair turn (earlier attempts -> the next; "
+    "recipe [repairs]).",
+)
 def build(
     source: str,
     language: str,
@@ -76,6 +84,7 @@ def build(
     recipe: Path | None,
     seed: int,
     workers: int | None,
+    kind: str,
 ) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
     from codelog.builder import run_build
@@ -88,10 +97,12 @@ def build(
         root=root,
         inputs=inputs,
         problems_file=problems_file,
-        out=out or Path("datasets") / f"{source}-{language.lower()}",
+        out=out
+        or Path("datasets") / f"{source}-{language.lower()}{'-repair' if kind == 'repair' else ''}",
         recipe=load_recipe(recipe),
         seed=seed,
         workers=workers,
+        kind=kind,
     )
     try:
         run_build(options)
@@ -216,7 +227,8 @@ def train(
 def sql_command(
     dataset_dir: Path, query: str | None, fmt: str | None, output: Path | None, max_rows: int
 ) -> None:
-    """Run SQL over a dataset's views: solutions, rejects, problems, groups.
+    """Run SQL over a dataset's views: solutions, rejects, problems, groups (a repair
+    dataset: repairs, trajectories, rejects, problems).
 
     QUERY "-" reads the query from stdin. Without QUERY, opens the `duckdb` CLI on the views
     if it is installed, else prints the CREATE VIEW statements that attach them.
@@ -268,8 +280,17 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
     """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles."""
     from rich.console import Console
 
+    from codelog.dataset.open import read_manifest
     from codelog.dataset.stats import compute_stats, plot_stats, render_tables
 
+    if read_manifest(dataset_dir).get("kind") == "repair":
+        from codelog.dataset.repair_stats import compute_repair_stats, render_repair_tables
+
+        if plot:
+            raise click.UsageError("--plot draws a solutions dataset; this is a repair dataset")
+        for renderable in render_repair_tables(compute_repair_stats(dataset_dir)):
+            Console().print(renderable)
+        return
     result = compute_stats(dataset_dir)
     console = Console()
     for table in render_tables(result):
@@ -281,7 +302,11 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
 @cli.command("export")
 @click.argument("dataset_dir", type=click.Path(path_type=Path, file_okay=False))
 @click.option(
-    "--format", "fmt", type=click.Choice(["dpo", "kto", "verl"]), required=True, help="Layout."
+    "--format",
+    "fmt",
+    type=click.Choice(["dpo", "kto", "verl", "verifier-lists"]),
+    required=True,
+    help="Layout.",
 )
 @click.option(
     "--out", type=click.Path(path_type=Path, dir_okay=False), required=True, help="Parquet file."
@@ -293,12 +318,65 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
     show_default=True,
     help="dpo: pairs per group (problem, language) at most.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="dpo: which pairs.")
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="dpo: which pairs; lists: which lists."
+)
+@click.option(
+    "--list-size", default="2-5", show_default=True, help="verifier-lists: a size or a range."
+)
+@click.option(
+    "--lists-per-problem",
+    type=int,
+    default=8,
+    show_default=True,
+    help="verifier-lists: per problem and bucket (easy, hard), at most.",
+)
+@click.option(
+    "--hard-similarity",
+    type=float,
+    default=0.6,
+    show_default=True,
+    help="verifier-lists: token similarity of a hard list's candidates to the correct one.",
+)
 def export_command(
-    dataset_dir: Path, fmt: str, out: Path, max_pairs_per_problem: int, seed: int
+    dataset_dir: Path,
+    fmt: str,
+    out: Path,
+    max_pairs_per_problem: int,
+    seed: int,
+    list_size: str,
+    lists_per_problem: int,
+    hard_similarity: float,
 ) -> None:
-    """Write a dataset as Parquet for other trainers: dpo/kto (TRL) or verl."""
+    """Write a dataset as Parquet for other trainers: dpo/kto (TRL), verl, or candidate lists
+    for code verifiers (Aletheia-style: distinct pass rates, exactly one correct)."""
     from codelog.dataset.export import export_dataset
+
+    if fmt == "verifier-lists":
+        from codelog.dataset.verifier_lists import export_verifier_lists
+
+        lists = export_verifier_lists(
+            dataset_dir,
+            out,
+            list_size=list_size,
+            seed=seed,
+            lists_per_problem=lists_per_problem,
+            hard_similarity=hard_similarity,
+        )
+        buckets = ", ".join(f"{n:,} {b}" for b, n in lists.by_bucket.items()) or "none"
+        sizes = ", ".join(f"{n:,} of {k}" for k, n in lists.by_size.items()) or "none"
+        click.echo(
+            f"wrote {lists.lists:,} verifier lists ({buckets}; sizes: {sizes}) from "
+            f"{lists.problems:,} problems → {lists.out}"
+        )
+        if lists.candidates_unscored:
+            click.secho(
+                f"{lists.candidates_unscored:,} incorrect solutions have no test count "
+                "(accuracy) and were not candidates",
+                fg="yellow",
+                err=True,
+            )
+        return
 
     report = export_dataset(
         dataset_dir, fmt, out, max_pairs_per_group=max_pairs_per_problem, seed=seed
@@ -307,6 +385,47 @@ def export_command(
     if report.skipped_no_statement:
         click.secho(
             f"left out {report.skipped_no_statement:,} solutions whose problem has no statement",
+            fg="yellow",
+            err=True,
+        )
+
+
+@cli.command("eval-verifier")
+@click.argument("predictions", type=click.Path(path_type=Path, dir_okay=False, exists=True))
+@click.option(
+    "--lists",
+    "lists_path",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    required=True,
+    help="The lists the predictions rank (codelog export --format verifier-lists).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the metrics as one JSON object.")
+def eval_verifier_command(predictions: Path, lists_path: Path, as_json: bool) -> None:
+    """Score a verifier's rankings (PREDICTIONS: JSONL of list_id + scores/ranking/choice):
+    list accuracy and Kendall's tau-b against the true pass rates."""
+    import json
+
+    from codelog.dataset.eval_verifier import evaluate_verifier
+
+    report = evaluate_verifier(predictions, lists_path)
+
+    def row(score):
+        tau = "n/a" if score.tau_b is None else f"{score.tau_b:+.3f}"
+        return score.lists, f"{score.list_accuracy:.1%}", tau, f"{score.parse_rate:.1%}"
+
+    if as_json:
+        click.echo(json.dumps(report.to_dict()))
+        return
+    click.echo(f"{'':<10} {'lists':>6} {'ListAcc':>8} {'tau-b':>7} {'parsed':>7}")
+    click.echo("{:<10} {:>6} {:>8} {:>7} {:>7}".format("all", *row(report.overall)))
+    for bucket, score in report.by_bucket.items():
+        click.echo("{:<10} {:>6} {:>8} {:>7} {:>7}".format(bucket, *row(score)))
+    for size, score in report.by_size.items():
+        click.echo("{:<10} {:>6} {:>8} {:>7} {:>7}".format(f"size {size}", *row(score)))
+    if report.missing or report.unknown:
+        click.secho(
+            f"{report.missing:,} lists without a prediction (counted wrong); "
+            f"{report.unknown:,} predictions for no list of the file",
             fg="yellow",
             err=True,
         )

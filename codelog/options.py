@@ -22,6 +22,7 @@ class BuildOptions:
     seed: int = 0
     workers: int | None = None
     show_progress: bool = True
+    kind: str = "solutions"  # what a row is: "solutions" or "repair" (codelog.group.repairs)
     # DuckDB's budget for the grouping SQL, which sees only narrow rows (the code is put in
     # order by codelog.publish.spillsort); beyond it DuckDB spills to the staging directory, so peak
     # memory stays flat however large the input. 128MB on 2 cores: 3.3M rows group in 54 s

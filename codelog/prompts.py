@@ -7,13 +7,17 @@
   `{statement}` and `{language}` are replaced, in a single pass: every other character of the
   template is literal, braces included (no `str.format` escaping rules), and a statement that
   itself contains "{language}" is not substituted again.
+- `render_repair_prompt`: the prompt of a repair turn (earlier attempts with their verdicts,
+  then the instruction), built on `render_prompt`; the same one-function rule.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping, Sequence
 from html.parser import HTMLParser
+from typing import Any
 
 from codelog.errors import RecipeError
 
@@ -111,3 +115,66 @@ def render_prompt(template: str, statement: str, language: str) -> str:
         )
     values = {"statement": statement.rstrip(), "language": language}
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
+
+
+# --- repair turns (codelog build --kind repair) ------------------------------------------------
+
+# How a verdict reads in a repair prompt (the outcome names of codelog.outcomes).
+VERDICT_TEXT = {
+    "accepted": "accepted",
+    "wrong_answer": "wrong answer",
+    "presentation_error": "presentation error (right answer, wrong layout)",
+    "time_limit": "time limit exceeded",
+    "memory_limit": "memory limit exceeded",
+    "output_limit": "output limit exceeded",
+    "query_limit": "query limit exceeded",
+    "runtime_error": "runtime error",
+    "compile_error": "compile error",
+}
+_FENCE = {"c++": "cpp", "c#": "csharp"}
+
+
+def verdict_text(outcome: str, accuracy: str | None = None) -> str:
+    """'wrong answer (3 of 5 tests passed)': an outcome, with the judge's test count if logged."""
+    text = VERDICT_TEXT.get(outcome, outcome.replace("_", " "))
+    passed, _, total = (accuracy or "").partition("/")
+    if passed.isdigit() and total.isdigit():
+        text += f" ({int(passed)} of {int(total)} tests passed)"
+    return text
+
+
+def render_repair_prompt(
+    template: str,
+    statement: str,
+    language: str,
+    attempts: Sequence[Mapping[str, Any]],
+    instruction: str,
+) -> str:
+    """The prompt of one repair turn: the problem's prompt (`render_prompt`), then the earlier
+    attempts oldest first, each with its code and its verdict as the context shows it, then the
+    instruction (`{language}` filled in). Each attempt is a mapping with `code`, `outcome` and
+    `accuracy` ("passed/total" or None): a row of a repairs table's `context` column as it is.
+
+    One function for the trainer (codelog.train.repair_data) and the exports
+    (codelog.dataset.repair_export), so a repair row reads the same wherever it goes.
+    """
+    if not attempts:
+        raise ValueError("a repair turn needs at least one earlier attempt")
+    fence = _FENCE.get(language.lower(), language.lower())
+    parts = [
+        render_prompt(template, statement, language),
+        "",
+        "Your earlier attempts, oldest first, with the judge's verdict on each:",
+    ]
+    for k, attempt in enumerate(attempts, 1):
+        code = (attempt["code"] or "").rstrip("\n")
+        parts += [
+            "",
+            f"Attempt {k}:",
+            f"```{fence}",
+            code,
+            "```",
+            f"Verdict: {verdict_text(attempt['outcome'], attempt.get('accuracy'))}",
+        ]
+    parts += ["", instruction.replace("{language}", language)]
+    return "\n".join(parts)

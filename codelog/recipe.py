@@ -71,6 +71,78 @@ class Train:
     keep_checkpoints: int = 2  # most recent checkpoints kept; 0 = keep all
 
 
+# --- other dataset kinds and reward shaping (issue 14) -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Repairs:
+    """Knobs of `codelog build --kind repair` (codelog.group.repairs has the rules, in order).
+
+    The reward of a repair row, mirroring COBALT's clipped sum R_correct + R_improve + R_format:
+        reward = clip(outcome_weight * r_outcome + pass_rate_weight * pass_rate
+                      + improve_weight * reward_improve - format_penalty * [target does not parse],
+                      reward_min, reward_max)
+        reward_improve = clip(pass_rate - best pass rate in the context, improve_min, improve_max)
+    """
+
+    horizon: int = 3  # most attempts a row spans, context and target together (COBALT: <= 3 turns)
+    long_trajectories: Literal["truncate", "window"] = "truncate"
+    dedup: Literal["ast", "exact", "none"] = "ast"  # consecutive identical attempts fold into one
+    end_at_accepted: bool = True  # a trajectory ends at its first accepted attempt
+    require_correct: bool = True  # keep only trajectories that reach an accepted attempt
+    max_trajectories_per_problem: int = 4  # max-variance down-sampling; 0 = no cap
+    outcome_weight: float = 1.0
+    pass_rate_weight: float = 0.0
+    improve_weight: float = 1.0
+    improve_min: float = 0.0
+    improve_max: float = 1.0
+    format_penalty: float = 0.0
+    reward_min: float = -1.0
+    reward_max: float = 1.0
+    perturb_fraction: float = 0.0  # seeded share of rows copied with a wrong verdict in context
+    instruction: str = "Write a corrected {language} program."
+
+
+# Ruff rule-code prefix -> severity class; the longest matching prefix decides, "style" otherwise.
+DEFAULT_LINT_SEVERITY = {
+    "invalid-syntax": "error",
+    "E9": "error",
+    "F63": "error",
+    "F7": "error",
+    "F82": "error",
+    "F": "warning",
+    "B": "warning",
+    "E": "style",
+    "W": "style",
+}
+LINT_SEVERITIES = ("error", "warning", "style")
+
+
+@dataclass(frozen=True)
+class Lint:
+    """Ruff's findings on every kept Python solution, as columns (codelog.stage.lint)."""
+
+    enabled: bool = False
+    select: tuple[str, ...] = ("E", "W", "F", "B")
+    ignore: tuple[str, ...] = ()
+    severity: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_LINT_SEVERITY))
+
+
+@dataclass(frozen=True)
+class LintReward:
+    """The outcome reward shaped by a lint penalty (the RLVR + Ruff seed's combined reward):
+
+        reward_lint = reward - min(cap, weight * n)
+
+    n: the solution's Ruff findings whose rule code starts with one of `categories`.
+    """
+
+    enabled: bool = False
+    weight: float = 0.05
+    cap: float = 0.5
+    categories: tuple[str, ...] = ("E", "W", "F", "B", "invalid-syntax")
+
+
 @dataclass(frozen=True)
 class Recipe:
     name: str
@@ -80,6 +152,9 @@ class Recipe:
     limits: Limits = field(default_factory=Limits)
     prompt: Prompt = field(default_factory=Prompt)
     train: Train = field(default_factory=Train)
+    repairs: Repairs = field(default_factory=Repairs)
+    lint: Lint = field(default_factory=Lint)
+    lint_reward: LintReward = field(default_factory=LintReward)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, in a stable order: what the manifest stores and `from_dict` reads back."""
@@ -91,11 +166,23 @@ class Recipe:
             "limits": dataclasses.asdict(self.limits),
             "prompt": dataclasses.asdict(self.prompt),
             "train": dataclasses.asdict(self.train),
+            "repairs": dataclasses.asdict(self.repairs),
+            "lint": {
+                "enabled": self.lint.enabled,
+                "select": list(self.lint.select),
+                "ignore": list(self.lint.ignore),
+                "severity": dict(self.lint.severity),
+            },
+            "lint_reward": {
+                **dataclasses.asdict(self.lint_reward),
+                "categories": list(self.lint_reward.categories),
+            },
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "recipe") -> Recipe:
         known = {"name", "statuses", "rewards", "grouping", "limits", "prompt", "train"}
+        known |= {"repairs", "lint", "lint_reward"}
         unknown = set(data) - known
         if unknown:
             raise RecipeError(f"{where}: unknown section(s) {sorted(unknown)}")
@@ -121,6 +208,11 @@ class Recipe:
             limits=_section(Limits, data, "limits", where),
             prompt=_section(Prompt, data, "prompt", where),
             train=_section(Train, data, "train", where),
+            repairs=_section(Repairs, data, "repairs", where),
+            lint=_lint_section(data, where),
+            lint_reward=_section(
+                LintReward, _tuples(data, "lint_reward", ("categories",)), "lint_reward", where
+            ),
         )
         _check(recipe, where)
         return recipe
@@ -136,6 +228,28 @@ def _section(kind: type, data: Mapping[str, Any], name: str, where: str) -> Any:
         return kind(**values)
     except TypeError as exc:
         raise RecipeError(f"{where}: [{name}]: {exc}") from None
+
+
+def _tuples(data: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
+    """`data` with the lists under [name] `keys` as tuples (the dataclasses are frozen)."""
+    section = dict(data.get(name, {}))
+    for key in keys:
+        if key in section:
+            if isinstance(section[key], str) or not isinstance(section[key], list | tuple):
+                raise RecipeError(f"[{name}] {key} must be a list of strings")
+            section[key] = tuple(str(v) for v in section[key])
+    return {**data, name: section}
+
+
+def _lint_section(data: Mapping[str, Any], where: str) -> Lint:
+    lint = _section(Lint, _tuples(data, "lint", ("select", "ignore")), "lint", where)
+    severity = dict(lint.severity)
+    bad = {k: v for k, v in severity.items() if v not in LINT_SEVERITIES}
+    if bad:
+        raise RecipeError(
+            f"{where}: [lint.severity] values must be one of {list(LINT_SEVERITIES)}: {bad}"
+        )
+    return dataclasses.replace(lint, severity=MappingProxyType(severity))
 
 
 def _check(recipe: Recipe, where: str) -> None:
@@ -159,6 +273,33 @@ def _check(recipe: Recipe, where: str) -> None:
         )
     if lim.max_source_bytes <= 0:
         raise RecipeError(f"{where}: [limits] max_source_bytes must be positive")
+    _check_kinds(recipe, where)
+
+
+def _check_kinds(recipe: Recipe, where: str) -> None:
+    r, lr = recipe.repairs, recipe.lint_reward
+    problems = [
+        (r.horizon < 2, "[repairs] horizon must be at least 2 (one attempt, then the next)"),
+        (
+            r.long_trajectories not in ("truncate", "window"),
+            f"[repairs] long_trajectories must be 'truncate' or 'window', not {r.long_trajectories!r}",
+        ),
+        (
+            r.dedup not in ("ast", "exact", "none"),
+            f"[repairs] dedup must be 'ast', 'exact' or 'none', not {r.dedup!r}",
+        ),
+        (r.max_trajectories_per_problem < 0, "[repairs] max_trajectories_per_problem must be >= 0"),
+        (r.improve_min > r.improve_max, "[repairs] improve_min > improve_max"),
+        (r.reward_min > r.reward_max, "[repairs] reward_min > reward_max"),
+        (r.format_penalty < 0, "[repairs] format_penalty must be >= 0"),
+        (not 0 <= r.perturb_fraction <= 1, "[repairs] perturb_fraction must be in [0, 1]"),
+        (not recipe.lint.select, "[lint] select names no rule"),
+        (lr.weight < 0 or lr.cap < 0, "[lint_reward] weight and cap must be >= 0"),
+        (lr.enabled and not recipe.lint.enabled, "[lint_reward] needs [lint] enabled = true"),
+    ]
+    for bad, message in problems:
+        if bad:
+            raise RecipeError(f"{where}: {message}")
 
 
 def load_recipe(path: str | Path | None = None) -> Recipe:

@@ -120,3 +120,49 @@ PROBLEM = pa.schema(
         ("prompt", pa.string()),  # plain-text statement (HTML stripped, sample I/O kept)
     ]
 )
+
+
+# --- the repair kind (`codelog build --kind repair`, codelog.group.repairs) ---------------------
+
+# One earlier attempt as a repair row's context shows it (`outcome` and `accuracy` as shown: a
+# perturbed row shows one wrong verdict; `pass_rate` is the judge's, used by the reward).
+ATTEMPT = pa.struct(
+    [
+        ("submission_id", pa.string()),
+        ("date", pa.int64()),
+        ("status", pa.string()),
+        ("outcome", pa.string()),
+        ("accuracy", pa.string()),
+        ("pass_rate", pa.float64()),
+        ("ast_hash", pa.string()),
+        ("code", pa.string()),
+    ]
+)
+
+REPAIR = pa.schema(
+    [
+        ("problem_id", pa.string()),
+        ("language", pa.string()),
+        ("user_id", pa.string()),
+        ("step", pa.int64()),  # t: the user's attempts before this one (>= 1)
+        ("context", pa.list_(ATTEMPT)),  # the attempts shown, oldest first (at most horizon - 1)
+        ("context_key", pa.string()),  # same key = same programs with the same verdicts shown
+        ("submission_id", pa.string()),  # the target: attempt t + 1
+        ("date", pa.int64()),
+        ("original_language", pa.string()),
+        ("status", pa.string()),
+        ("outcome", pa.string()),
+        ("accuracy", pa.string()),
+        ("pass_rate", pa.float64()),  # passed/total when logged, else 1 if accepted, 0 if not
+        ("is_correct", pa.bool_()),
+        ("syntax_ok", pa.bool_()),
+        ("ast_hash", pa.string()),
+        ("reward_outcome", pa.float64()),  # the recipe's [rewards] of the outcome
+        ("best_pass_rate_before", pa.float64()),  # best pass rate in the context (true verdicts)
+        ("reward_improve", pa.float64()),  # clip(pass_rate - best_pass_rate_before)
+        ("reward", pa.float64()),  # the [repairs] reward formula (codelog.recipe.Repairs)
+        ("perturbed", pa.bool_()),  # a copy whose last context attempt shows a wrong verdict
+        ("perturbation", pa.string()),  # which attempt, shown as what, and what it really was
+        ("code", pa.string()),
+    ]
+)

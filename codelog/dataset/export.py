@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError
 from codelog.prompts import render_prompt
+from codelog.publish.manifest import dataset_kind
 from codelog.recipe import Recipe
 from codelog.sql import literal
 
@@ -71,6 +72,11 @@ def export_dataset(
     out = Path(out).resolve()
     if out.is_dir():
         raise CodelogError(f"{out}: is a directory; --out names the Parquet file to write")
+    if dataset_kind(manifest) == "repair":
+        from codelog.dataset.repair_export import export_repairs
+
+        rows, problems, skipped = export_repairs(root, manifest, recipe, fmt, out)
+        return ExportReport(out, fmt, rows, problems, skipped)
 
     con = open_dataset(root)
     try:

@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 
 from codelog.errors import DatasetError
-from codelog.publish.manifest import MANIFEST, TABLES, read_manifest
+from codelog.publish.manifest import MANIFEST, TABLES, read_manifest, tables_of
 from codelog.sql import literal
 
 __all__ = ["MANIFEST", "TABLES", "open_dataset", "read_manifest", "view_statements"]
@@ -32,26 +32,50 @@ GROUP BY problem_id, language
 """
 
 
+# One row per trajectory of a repair dataset (a user's attempts at a problem).
+TRAJECTORIES_VIEW = """
+CREATE OR REPLACE VIEW trajectories AS
+SELECT
+    problem_id,
+    language,
+    user_id,
+    max(step) + 1 AS attempts,
+    count(*) FILTER (WHERE NOT perturbed) AS repair_rows,
+    count(*) FILTER (WHERE perturbed) AS perturbed_rows,
+    arg_max(outcome, step) AS final_outcome,
+    bool_or(is_correct) AS solved,
+    avg(reward) FILTER (WHERE NOT perturbed) AS reward_mean,
+    max(reward_improve) AS reward_improve_max
+FROM repairs
+GROUP BY problem_id, language, user_id
+"""
+
+
 def view_statements(path: str | Path) -> list[str]:
-    """The SQL defining views `solutions`, `rejects`, `problems` and `groups` (absolute paths)."""
+    """The SQL defining the dataset's views (absolute paths): `solutions`, `rejects`,
+    `problems` and `groups`; a repair dataset has `repairs` and `trajectories` instead of
+    `solutions` and `groups`."""
     root = Path(path).resolve()
-    read_manifest(root)
+    tables = tables_of(read_manifest(root))
     statements = []
-    for table in TABLES:
+    for table in tables:
         file = root / f"{table}.parquet"
         if not file.exists():
             raise DatasetError(f"{root}: missing {file.name}")
         statements.append(
             f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet({literal(file)})"
         )
-    statements.append(GROUPS_VIEW.strip())
+    if "solutions" in tables:
+        statements.append(GROUPS_VIEW.strip())
+    if "repairs" in tables:
+        statements.append(TRAJECTORIES_VIEW.strip())
     return statements
 
 
 def open_dataset(
     path: str | Path, con: duckdb.DuckDBPyConnection | None = None
 ) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with views `solutions`, `rejects`, `problems` and `groups`."""
+    """A DuckDB connection with the dataset's views (see `view_statements`)."""
     statements = view_statements(path)
     con = con or duckdb.connect()
     for statement in statements:

@@ -13,11 +13,16 @@ CodeNet build. Definitions:
   copies, as the build counted them (the manifest); None for a dataset built before they were.
 - code length: UTF-8 bytes of each solution's code, percentiles interpolated linearly
   (DuckDB quantile_cont, numpy's default method).
+- by outcome: per outcome, the median code length in bytes and lines, and when the dataset
+  was built with `[lint] enabled` the Ruff profile (codelog.stage.lint): findings per
+  solution, the share without any, findings per severity and the commonest rule codes. The
+  RLVR + Ruff seed warns that lint-only rewards shorten code: this table shows where length
+  and lint go together in the data a reward is built from.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import duckdb
@@ -86,6 +91,19 @@ class LengthPercentiles:
 
 
 @dataclass(frozen=True)
+class OutcomeProfile:
+    outcome: str
+    solutions: int
+    median_bytes: float
+    median_lines: float
+    # the Ruff profile; None when the dataset has no lint columns
+    findings_mean: float | None = None
+    clean_share: float | None = None  # solutions without a finding
+    severity_mean: dict[str, float] | None = None  # error / warning / style, per solution
+    top_codes: list[tuple[str, int]] | None = None  # commonest rule codes, with counts
+
+
+@dataclass(frozen=True)
 class Stats:
     dataset: Path
     rows_in: int
@@ -99,6 +117,7 @@ class Stats:
     dedup: Dedup
     verdict_conflicts: VerdictConflicts | None
     code_length: list[LengthPercentiles]
+    by_outcome: list[OutcomeProfile] = field(default_factory=list)
 
 
 def size_bucket(n: int) -> tuple[int, int]:
@@ -190,6 +209,7 @@ def _compute(con: duckdb.DuckDBPyConnection, root: Path, manifest: dict) -> Stat
         )
 
     return Stats(
+        by_outcome=_by_outcome(con),
         dataset=root,
         rows_in=rows_in,
         solutions=n_solutions,
@@ -203,6 +223,43 @@ def _compute(con: duckdb.DuckDBPyConnection, root: Path, manifest: dict) -> Stat
         verdict_conflicts=conflicts,
         code_length=code_length,
     )
+
+
+def _by_outcome(con: duckdb.DuckDBPyConnection) -> list[OutcomeProfile]:
+    columns = {row[0] for row in con.sql("DESCRIBE solutions").fetchall()}
+    linted = "lint_codes" in columns
+    lint = (
+        ", avg(lint_findings), avg((lint_findings = 0)::INT), avg(lint_error), "
+        "avg(lint_warning), avg(lint_style)"
+        if linted
+        else ""
+    )
+    profiles = []
+    for outcome, n, nbytes, nlines, *values in con.sql(
+        f"""SELECT outcome, count(*), median(strlen(code)),
+                   median(len(string_split(rtrim(code, chr(10)), chr(10)))){lint}
+            FROM solutions GROUP BY outcome ORDER BY count(*) DESC, outcome"""
+    ).fetchall():
+        profile = OutcomeProfile(outcome, n, float(nbytes or 0), float(nlines or 0))
+        if linted:
+            findings, clean, error, warning, style = (float(v or 0) for v in values)
+            top = con.sql(
+                "SELECT c, count(*) FROM (SELECT unnest(lint_codes) AS c FROM solutions "
+                "WHERE outcome = $1) GROUP BY c ORDER BY count(*) DESC, c LIMIT 3",
+                params=[outcome],
+            ).fetchall()
+            profile = OutcomeProfile(
+                outcome,
+                n,
+                profile.median_bytes,
+                profile.median_lines,
+                findings,
+                clean,
+                {"error": error, "warning": warning, "style": style},
+                [(c, int(k)) for c, k in top],
+            )
+        profiles.append(profile)
+    return profiles
 
 
 def _bucketed(sizes: list[tuple[int, int]]) -> list[SizeBucket]:
@@ -302,8 +359,28 @@ def render_tables(stats: Stats) -> list:
             *(f"{c.percentiles[p]:,.0f}" for p in PERCENTILES),
             f"{c.max:,}",
         )
+    linted = any(p.findings_mean is not None for p in stats.by_outcome)
+    profile = table(
+        "code length and lint by outcome" if linted else "code length by outcome",
+        "outcome",
+        "n",
+        "median bytes",
+        "median lines",
+        *(("findings", "clean", "error/warn/style", "top rule codes") if linted else ()),
+    )
+    for p in stats.by_outcome:
+        cells = [p.outcome, f"{p.solutions:,}", f"{p.median_bytes:,.0f}", f"{p.median_lines:,.0f}"]
+        if linted and p.severity_mean is not None:
+            sev = p.severity_mean
+            cells += [
+                f"{p.findings_mean:.2f}",
+                f"{p.clean_share:.0%}",
+                f"{sev['error']:.2f}/{sev['warning']:.2f}/{sev['style']:.2f}",
+                ", ".join(f"{c} {k}" for c, k in p.top_codes or []),
+            ]
+        profile.add_row(*cells)
     heading = Text(f"codelog stats — {stats.dataset}", style="bold")
-    return [heading, overview, outcomes, sizes, rejects, dedup, lengths]
+    return [heading, overview, outcomes, sizes, rejects, dedup, lengths, profile]
 
 
 def plot_stats(stats: Stats, path: str | Path) -> Path:

@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 
 from codelog.dataset.open import MANIFEST, TABLES, open_dataset, read_manifest
 from codelog.files import sha256_file
+from codelog.publish.manifest import dataset_kind, tables_of
 
 
 @dataclass
@@ -41,22 +42,30 @@ def verify_dataset(path: str | Path) -> VerifyReport:
     root = Path(path).resolve()
     manifest = read_manifest(root)
     report = VerifyReport(root)
-    readable = _check_files(root, manifest, report)
-    if all(t in readable for t in TABLES):
-        _check_invariants(root, manifest, report)
-    else:
-        missing = ", ".join(t for t in TABLES if t not in readable)
+    tables = tables_of(manifest)
+    readable = _check_files(root, manifest, report, tables)
+    if not all(t in readable for t in tables):
+        missing = ", ".join(t for t in tables if t not in readable)
         report.mismatches.append(f"invariants not checked: cannot read {missing}")
+    elif dataset_kind(manifest) == "repair":
+        from codelog.dataset.verify_repairs import repair_mismatches
+
+        report.rows_checked, found = repair_mismatches(root, manifest)
+        report.mismatches += found
+    else:
+        _check_invariants(root, manifest, report)
     return report
 
 
-def _check_files(root: Path, manifest: dict[str, Any], report: VerifyReport) -> set[str]:
+def _check_files(
+    root: Path, manifest: dict[str, Any], report: VerifyReport, tables: tuple[str, ...] = TABLES
+) -> set[str]:
     """Hashes, sizes and row counts; returns the tables whose Parquet files can be read."""
     files: dict[str, dict[str, Any]] = manifest.get("files") or {}
     bad = report.mismatches.append
     if not files:
         bad(f"{MANIFEST}: lists no files")
-    for table in TABLES:
+    for table in tables:
         if f"{table}.parquet" not in files:
             bad(f"{MANIFEST}: does not list {table}.parquet")
     present = {p.name for p in root.iterdir()}
@@ -147,6 +156,7 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                FROM solutions WHERE problem_id NOT IN (SELECT problem_id FROM problems)""",
         ),
     ]
+    queries += _lint_invariant_queries(recipe)
     key = {"ast": "ast_hash", "exact": "code"}.get(dedup)
     if key is not None:
         queries.append(
@@ -156,6 +166,41 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                           || ' solutions share a {key} (' || string_agg(submission_id, ', '
                           ORDER BY submission_id) || ')'
                    FROM solutions GROUP BY problem_id, language, {key} HAVING count(*) > 1""",
+            )
+        )
+    return queries
+
+
+def _lint_invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
+    """The lint columns (codelog.stage.lint) add up, and reward_lint is the [lint_reward] formula."""
+    if not (recipe.get("lint") or {}).get("enabled"):
+        return []
+    queries = [
+        (
+            "lint_findings counts lint_codes, and each finding has one severity",
+            """SELECT submission_id || ': ' || lint_findings || ' findings, ' || len(lint_codes)
+                      || ' codes, ' || (lint_error + lint_warning + lint_style) || ' by severity'
+               FROM solutions WHERE lint_findings IS DISTINCT FROM len(lint_codes)
+                  OR lint_findings IS DISTINCT FROM lint_error + lint_warning + lint_style""",
+        )
+    ]
+    shaping = recipe.get("lint_reward") or {}
+    if shaping.get("enabled"):
+        wanted = " OR ".join(
+            "starts_with(c, '" + str(p).replace("'", "''") + "')"
+            for p in shaping.get("categories", [])
+        )
+        penalty = (
+            f"least({float(shaping.get('cap', 0))}, {float(shaping.get('weight', 0))} * "
+            f"len(list_filter(lint_codes, lambda c: {wanted or 'FALSE'})))"
+        )
+        queries.append(
+            (
+                "reward_lint = reward - min(cap, weight * findings in the categories)",
+                f"""SELECT submission_id || ': reward_lint ' || reward_lint || ', formula '
+                          || (reward - {penalty})
+                   FROM solutions WHERE abs(lint_penalty - {penalty}) > 1e-9
+                      OR abs(reward_lint - (reward - {penalty})) > 1e-9""",
             )
         )
     return queries

@@ -25,6 +25,23 @@ from codelog.version import __version__
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 TABLES = ("solutions", "rejects", "problems")
+# What a dataset's rows are (DESIGN.md "kind") -> its tables; a manifest without "kind" is
+# a solutions dataset (every dataset built before the other kinds existed).
+KIND_TABLES = {"solutions": TABLES, "repair": ("repairs", "rejects", "problems")}
+
+
+def dataset_kind(manifest: dict[str, Any]) -> str:
+    kind = manifest.get("kind", "solutions")
+    if kind not in KIND_TABLES:
+        raise DatasetError(
+            f"dataset kind {kind!r} is not one this codelog reads ({sorted(KIND_TABLES)})"
+        )
+    return kind
+
+
+def tables_of(manifest: dict[str, Any]) -> tuple[str, ...]:
+    """The Parquet tables (names without .parquet) a dataset of this manifest's kind holds."""
+    return KIND_TABLES[dataset_kind(manifest)]
 
 
 def file_entries(root: Path, names: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -90,10 +107,14 @@ def build_manifest(
         "SELECT count(*) FROM (SELECT DISTINCT problem_id, language FROM fate WHERE reason IS NULL)"
     )[0][0]
     statuses = dict(rows("SELECT status, count(*) FROM staged GROUP BY 1 ORDER BY 2 DESC, 1"))
-    # programs whose copies the judge gave different outcomes, and those copies
-    conflicts, conflict_rows = rows(
-        "SELECT count(conflict_copies), coalesce(sum(conflict_copies), 0)::BIGINT FROM fate"
-    )[0]
+    # programs whose copies the judge gave different outcomes, and those copies (the solutions
+    # kind's dedup finds them; a kind without dedup has no such column)
+    columns = {r[0] for r in rows("SELECT column_name FROM (DESCRIBE fate)")}
+    conflicts, conflict_rows = (
+        rows("SELECT count(conflict_copies), coalesce(sum(conflict_copies), 0)::BIGINT FROM fate")[0]
+        if "conflict_copies" in columns
+        else (0, 0)
+    )
     unknown = sorted(
         r[0]
         for r in rows(
@@ -138,6 +159,23 @@ def build_manifest(
 _LICENCE = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
 
 
+def _lint_note(recipe: dict[str, Any]) -> str:
+    """The card's line on the lint columns, when the recipe asked for them."""
+    if not (recipe.get("lint") or {}).get("enabled"):
+        return ""
+    note = (
+        "\n  Ruff's findings per solution: `lint_findings`, `lint_error`, `lint_warning`, "
+        f"`lint_style`, `lint_codes` (rules {', '.join(recipe['lint']['select'])})."
+    )
+    shaping = recipe.get("lint_reward") or {}
+    if shaping.get("enabled"):
+        note += (
+            f"\n  `reward_lint` = reward - min({shaping['cap']}, {shaping['weight']} x findings "
+            f"in {', '.join(shaping['categories'])}), with `lint_penalty`."
+        )
+    return note
+
+
 def dataset_card(manifest: dict[str, Any]) -> str:
     counts = manifest["counts"]
     reasons = (
@@ -165,7 +203,7 @@ per problem: every problem here has at least one correct and one incorrect solut
 trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest["seed"]}.
 
 - `solutions`: {counts["solutions"]:,} kept submissions with `outcome`, `reward`, `is_correct`,
-  `syntax_ok`, `ast_hash`, `dup_count` and `code`.
+  `syntax_ok`, `ast_hash`, `dup_count` and `code`.{_lint_note(manifest["recipe"])}
 - `rejects`: {counts["rejects"]:,} rows not kept, each with its `reason`.
 - `problems`: {counts["groups"]:,} problems with their plain-text `prompt`.
 

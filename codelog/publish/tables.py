@@ -12,6 +12,7 @@ import itertools
 import shutil
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from codelog.publish.manifest import build_manifest, dataset_card, file_entries,
 from codelog.publish.spillsort import POS, RunWriter, merge_runs
 from codelog.publish.writer import ROW_GROUP_ROWS, publishing, write_table
 from codelog.sql import literal
+from codelog.stage.lint import lint_fields, lint_solutions
 
 ROWS_PER_FETCH = 8192
 SPILL_THREADS = 2
@@ -37,6 +39,24 @@ SPILL_THREADS = 2
 # the staged row (the two agree on problem_id, language and submission_id).
 _FATE_COLUMNS = ("seq", "outcome", "reward", "is_correct", "reason", "detail", "dup_count", POS)
 _DESTINATIONS = {"solutions": schema.SOLUTION, "rejects": schema.REJECT}
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """The published tables' schemas and the columns they take from `fate`: the defaults
+    above, plus the lint columns when the recipe asks for them (codelog.stage.lint)."""
+
+    destinations: dict[str, pa.Schema]
+    fate_columns: tuple[str, ...]
+
+
+def _layout(options: BuildOptions) -> _Layout:
+    extra = lint_fields(options.recipe)
+    solutions = pa.schema([*schema.SOLUTION, *extra])
+    return _Layout(
+        {"solutions": solutions, "rejects": schema.REJECT},
+        (*_FATE_COLUMNS, *(f.name for f in extra)),
+    )
 
 
 def group_and_publish(
@@ -60,12 +80,15 @@ def group_and_publish(
         fate = placed_sql(classify_sql("staged", recipe, options.seed))
         # Not TEMP: the spill threads read it through cursors (connections of their own).
         con.execute(f"CREATE TABLE fate AS {fate}")
-        runs = _spill_runs(con, parts, scratch)
+        layout = _layout(options)
+        if recipe.lint.enabled:  # off by default: a default build never runs Ruff
+            lint_solutions(con, recipe, scratch, scan.language)
+        runs = _spill_runs(con, parts, scratch, layout)
         with publishing(out) as tmp, ThreadPoolExecutor(max_workers=len(runs)) as pool:
             # One thread per table: the merges are Arrow and Parquet work that releases the GIL.
             merged = [
                 pool.submit(_write_merged, tmp / f"{name}.parquet", table_schema, runs[name])
-                for name, table_schema in _DESTINATIONS.items()
+                for name, table_schema in layout.destinations.items()
             ]
             con.register("source_problems", scan.problems)
             problems = con.sql(
@@ -97,7 +120,7 @@ def _connect(options: BuildOptions, scratch: Path) -> duckdb.DuckDBPyConnection:
 
 
 def _spill_runs(
-    con: duckdb.DuckDBPyConnection, parts: Path, scratch: Path
+    con: duckdb.DuckDBPyConnection, parts: Path, scratch: Path, layout: _Layout
 ) -> dict[str, list[RunWriter]]:
     """Every staged row, with its fate, into `pos`-sorted runs of the table it is published in.
 
@@ -113,12 +136,18 @@ def _spill_runs(
     with ThreadPoolExecutor(max_workers=len(slices) or 1) as pool:
         jobs = [
             pool.submit(
-                _spill_slice, con.cursor(), paths[a:b], (starts[a], starts[b]), scratch, f"{k}"
+                _spill_slice,
+                con.cursor(),
+                paths[a:b],
+                (starts[a], starts[b]),
+                scratch,
+                f"{k}",
+                layout,
             )
             for k, (a, b) in enumerate(slices)
         ]
         done = [job.result() for job in jobs]
-    return {name: [writers[name] for writers in done] for name in _DESTINATIONS}
+    return {name: [writers[name] for writers in done] for name in layout.destinations}
 
 
 def _slices(n: int, k: int) -> list[tuple[int, int]]:
@@ -133,17 +162,20 @@ def _spill_slice(
     seqs: tuple[int, int],
     scratch: Path,
     tag: str,
+    layout: _Layout,
 ) -> dict[str, RunWriter]:
-    writers = {name: RunWriter(scratch, f"{name}-{tag}", s) for name, s in _DESTINATIONS.items()}
+    writers = {
+        name: RunWriter(scratch, f"{name}-{tag}", s) for name, s in layout.destinations.items()
+    }
     fates = cursor.sql(
-        f"SELECT {', '.join(_FATE_COLUMNS)} FROM fate WHERE seq >= {int(seqs[0])} "
+        f"SELECT {', '.join(layout.fate_columns)} FROM fate WHERE seq >= {int(seqs[0])} "
         f"AND seq < {int(seqs[1])} ORDER BY seq"
     ).to_arrow_reader(ROWS_PER_FETCH)
-    for rows, fate in _paired(_staged_tables(paths), fates):
+    for rows, fate in _paired(_staged_tables(paths, layout), fates):
         kept = pc.is_null(fate.column("reason"))
         for name, mask in (("solutions", kept), ("rejects", pc.invert(kept))):
             writer = writers[name]
-            writer.write(_published_rows(writer.schema, rows, fate, mask))
+            writer.write(_published_rows(writer.schema, rows, fate, mask, layout))
     for writer in writers.values():
         writer.close()
     cursor.close()
@@ -156,10 +188,10 @@ def _write_merged(path: Path, table_schema: pa.Schema, writers: list[RunWriter])
     write_table(path, table_schema, merge_runs(runs, rows, ROW_GROUP_ROWS))
 
 
-def _staged_tables(paths: list[Path]) -> Iterator[pa.Table]:
+def _staged_tables(paths: list[Path], layout: _Layout) -> Iterator[pa.Table]:
     """The columns the published tables take from staged parts, part by part."""
-    published = {n for s in _DESTINATIONS.values() for n in s.names}
-    columns = ["seq", *sorted(published - set(_FATE_COLUMNS))]
+    published = {n for s in layout.destinations.values() for n in s.names}
+    columns = ["seq", *sorted(published - set(layout.fate_columns))]
     for path in paths:
         yield pq.read_table(path, columns=columns)
 
@@ -187,10 +219,10 @@ def _paired(staged: Iterator[pa.Table], fates: pa.RecordBatchReader) -> Iterator
 
 
 def _published_rows(
-    target: pa.Schema, rows: pa.Table, fate: pa.Table, mask: pa.ChunkedArray
+    target: pa.Schema, rows: pa.Table, fate: pa.Table, mask: pa.ChunkedArray, layout: _Layout
 ) -> pa.Table:
     columns = [
-        (fate if name in _FATE_COLUMNS else rows).column(name).filter(mask).cast(field.type)
+        (fate if name in layout.fate_columns else rows).column(name).filter(mask).cast(field.type)
         for name, field in zip(target.names, target, strict=True)
     ]
     return pa.Table.from_arrays(columns, schema=target)
