@@ -148,19 +148,20 @@ def export(
     """
     from codelog.dataset.export import export_dataset
     from codelog.dataset.open import check_dataset
-    from codelog.files import local_path
+    from codelog.files import local_path, writing
 
-    path = local_path(dataset, "dataset")
+    path, target = local_path(dataset, "dataset"), local_path(out, "out")
     if verify:
         check_dataset(path, full=True)
-    return export_dataset(
-        path,
-        format,  # type: ignore[arg-type]
-        local_path(out, "out"),
-        max_pairs_per_group=max_pairs_per_problem,
-        seed=seed,
-        force=force,
-    )
+    with writing(target):
+        return export_dataset(
+            path,
+            format,  # type: ignore[arg-type]
+            target,
+            max_pairs_per_group=max_pairs_per_problem,
+            seed=seed,
+            force=force,
+        )
 
 
 def verify(dataset: PathLike, *, progress: bool = False) -> VerifyReport:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codelog.errors import CodelogError, EmptyResultError, OutputError
-from codelog.files import check_output_dir, exclusive_lock, storage_error, storage_error_path
+from codelog.errors import CodelogError, EmptyResultError
+from codelog.files import check_output_dir, exclusive_lock, writing
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.progress import console
@@ -100,20 +100,11 @@ def run_build(options: BuildOptions) -> BuildReport:
             stage_dir, _is_stage, "codelog staging directory", STAGE_FILE, "staging directory"
         )
         try:
-            return _build(options, out, stage_dir, started)
+            with writing(out):
+                return _build(options, out, stage_dir, started)
         except EmptyResultError:
             shutil.rmtree(stage_dir, ignore_errors=True)  # a build that keeps nothing leaves nothing
             raise
-        except CodelogError:
-            raise
-        except Exception as exc:
-            cause = storage_error(exc)
-            if cause is None:
-                raise
-            raise OutputError(
-                f"{storage_error_path(exc, out.parent)}: {cause} (building {out}; nothing was "
-                "published, the previous dataset if any is unchanged)"
-            ) from None
 
 
 def _build(options: BuildOptions, out: Path, stage_dir: Path, started: float) -> BuildReport:

@@ -463,6 +463,7 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
     """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles."""
     import codelog
     from codelog.dataset.stats import plot_stats, render_tables, require_plotting, stats_data
+    from codelog.files import writing
     from codelog.progress import console, result_console
 
     if plot:
@@ -475,7 +476,9 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
         for table in render_tables(result):
             out.print(table)
     if plot:
-        console.print(f"wrote {plot_stats(result, plot)}", highlight=False, soft_wrap=True)
+        with writing(plot):
+            written = plot_stats(result, plot)
+        console.print(f"wrote {written}", highlight=False, soft_wrap=True)
 
 
 @cli.command("export")
@@ -606,14 +609,15 @@ def convert(
     force: bool,
 ) -> None:
     """Turn test reports into a CI export (one row per test case) for `build --source ci`."""
-    from codelog.files import check_output_file
+    from codelog.files import check_output_file, writing
     from codelog.ingest.ci.formats import expand_inputs
     from codelog.ingest.ci.junit import convert_junit
     from codelog.progress import console
 
     files = expand_inputs(reports)
     check_output_file(out.resolve(), force=force, inputs=files)
-    rows = convert_junit(files, out, language=language, code_root=code_root, inline=inline)
+    with writing(out):
+        rows = convert_junit(files, out, language=language, code_root=code_root, inline=inline)
     console.print(
         f"wrote {rows} rows from {len(files)} {from_format} report(s) to {out}",
         highlight=False,

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from codelog.errors import BusyError, OutputError
+from codelog.errors import BusyError, CodelogError, OutputError
 
 
 def sha256_file(path: Path) -> str:
@@ -249,3 +249,21 @@ def storage_error_path(exc: BaseException, fallback: Path) -> str:
     name = getattr(exc, "filename", None)
     return os.fsdecode(name) if name else str(fallback)
 
+
+
+@contextlib.contextmanager
+def writing(target: Path) -> Iterator[None]:
+    """Turn the disk refusing a write (full, read-only, no permission) while writing `target`
+    into one OutputError naming the path, instead of a library's traceback."""
+    try:
+        yield
+    except CodelogError:
+        raise
+    except Exception as exc:
+        cause = storage_error(exc)
+        if cause is None:
+            raise
+        raise OutputError(
+            f"{storage_error_path(exc, target)}: {cause} (writing {target}; nothing was "
+            "published there, what was there before is unchanged)"
+        ) from None

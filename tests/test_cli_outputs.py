@@ -117,7 +117,9 @@ def test_train_out_must_be_empty_or_a_run(dataset, tmp_path):
     ],
     ids=lambda a: " ".join(a[:1] + [x for x in a if "://" in x]),
 )
-def test_a_url_is_refused_never_written_as_a_local_path(args, sample_dataset, tmp_path, monkeypatch):
+def test_a_url_is_refused_never_written_as_a_local_path(
+    args, sample_dataset, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     result = run(*(str(sample_dataset) if a == "DS" else a for a in args))
     assert result.exit_code == 2, result.output

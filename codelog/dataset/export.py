@@ -85,7 +85,7 @@ def export_dataset(
         elif fmt == "kto":
             query = KTO_SQL
         else:
-            query = verl_sql(f"codelog/{manifest['source']}")
+            query = verl_sql(f"codelog/{manifest.get('source', 'unknown')}")
         try:
             rows = _write_atomically(con.sql(query).to_arrow_reader(BATCH_ROWS), out)
         except EmptyResultError:

@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from codelog.dataset.open import open_dataset, view_statements
 from codelog.errors import CodelogError
-from codelog.files import check_output_file, output_metadata
+from codelog.files import check_output_file, output_metadata, writing
 from codelog.sql import literal
 
 Format = Literal["csv", "json", "parquet"]
@@ -155,11 +155,12 @@ def write_result(
             raise QueryError("the statement returns no rows to write (SET, CREATE, ...)")
         con.register(_RESULT_VIEW, relation)
     if out is not None:
-        out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
         try:
-            _copy(con, fmt, tmp)
-            os.replace(tmp, out)
+            with writing(out):
+                out.parent.mkdir(parents=True, exist_ok=True)
+                _copy(con, fmt, tmp)
+                os.replace(tmp, out)
         finally:
             tmp.unlink(missing_ok=True)
         return

@@ -105,7 +105,7 @@ def compute_stats(dataset: str | Path) -> Stats:
     manifest = check_dataset(root)
     con = open_dataset(root)
     try:
-        return _compute(con, root, manifest["recipe"]["grouping"]["dedup"])
+        return _compute(con, root, manifest["recipe"].get("grouping", {}).get("dedup", "ast"))
     finally:
         con.close()
 

@@ -58,6 +58,10 @@ def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
+# What every reader relies on; the rest (sources, counts' keys) is read with defaults.
+_REQUIRED: dict[str, type] = {"recipe": dict, "counts": dict, "files": dict}
+
+
 def read_manifest(path: str | Path) -> dict[str, Any]:
     """The manifest of a dataset directory, with clear errors for what is not a usable dataset."""
     root = Path(path)
@@ -72,6 +76,11 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise DatasetError(f"{manifest_path}: unreadable manifest: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise DatasetError(f"{manifest_path}: not a manifest (a JSON object is expected)")
+    wrong = [k for k, kind in _REQUIRED.items() if not isinstance(manifest.get(k), kind)]
+    if wrong:
+        raise DatasetError(f"{manifest_path}: missing or malformed {', '.join(wrong)}")
     version = manifest.get("format_version")
     if version != FORMAT_VERSION:
         raise DatasetError(
