@@ -18,7 +18,7 @@ from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import check_output_dir, exclusive_lock, writing
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
-from codelog.progress import console
+from codelog.progress import console, say, warn
 from codelog.publish.tables import group_and_publish
 from codelog.publish.writer import check_dataset_out
 from codelog.stage.ast_hash import ACCELERATED, GRAMMARS
@@ -93,7 +93,7 @@ def run_build(options: BuildOptions) -> BuildReport:
     inputs, around = declared_inputs(options)
     check_dataset_out(out, inputs, around)  # before the lock file is created beside it
     with exclusive_lock(
-        out.parent / f".{out.name}.lock", str(out), wait=options.wait, on_wait=_say
+        out.parent / f".{out.name}.lock", str(out), wait=options.wait, on_wait=warn
     ):
         check_dataset_out(out, inputs, around)  # again: the build we waited for published
         check_output_dir(
@@ -122,7 +122,7 @@ def _build(options: BuildOptions, out: Path, stage_dir: Path, started: float) ->
             stage(scan, options, stage_dir, key, code_root)
             timings["stage"] = time.perf_counter() - t0
         elif options.show_progress:
-            console.print(f"[dim]reusing staged parse results in {stage_dir} (inputs unchanged)[/]")
+            say(f"reusing staged parse results in {stage_dir} (inputs unchanged)", style="dim")
 
     t0 = time.perf_counter()
     code_digest = staged_code_digest(stage_dir)
@@ -134,10 +134,6 @@ def _build(options: BuildOptions, out: Path, stage_dir: Path, started: float) ->
 
 def _is_stage(path: Path) -> bool:
     return (path / STAGE_FILE).is_file()
-
-
-def _say(message: str) -> None:
-    console.print(f"[yellow]{message}[/]")
 
 
 def _no_rows(options: BuildOptions, scan: SourceScan) -> str:
@@ -166,10 +162,13 @@ def summary_data(report: BuildReport) -> dict[str, Any]:
 
 
 def print_summary(report: BuildReport) -> None:
+    """The summary on stderr (silenced by --quiet); `summary_data` is the same as data."""
     from rich.table import Table
+    from rich.text import Text
 
     counts = report.manifest["counts"]
-    table = Table(title=f"codelog build → {report.out}", show_header=True, header_style="bold")
+    title = Text(f"codelog build → {report.out}")  # Text: a path may hold brackets
+    table = Table(title=title, show_header=True, header_style="bold")
     table.add_column("what")
     table.add_column("rows", justify="right")
     table.add_row("rows in", f"{counts['rows_in']:,}")
@@ -181,9 +180,9 @@ def print_summary(report: BuildReport) -> None:
         table.add_row(f"outcome: {outcome}", f"{n:,}")
     console.print(table)
     if counts["unknown_statuses"]:
-        console.print(
-            f"[yellow]unknown statuses (rejected, add them to the recipe's [statuses] to keep them): "
-            f"{', '.join(repr(s) for s in counts['unknown_statuses'])}[/]"
+        warn(
+            "unknown statuses (rejected, add them to the recipe's [statuses] to keep them): "
+            + ", ".join(repr(s) for s in counts["unknown_statuses"])
         )
     seconds = report.seconds
     total = seconds.get("total", 0.0)
@@ -193,11 +192,11 @@ def print_summary(report: BuildReport) -> None:
         if name in seconds
     )
     if not ACCELERATED and "stage" in seconds:
-        console.print(
-            "[yellow]codelog._canon (C) is not built: the Python AST walk made this build about "
-            "2x slower; reinstall codelog where a C compiler is available[/]"
+        warn(
+            "codelog._canon (C) is not built: the Python AST walk made this build about "
+            "2x slower; reinstall codelog where a C compiler is available"
         )
-    console.print(
+    say(
         f"done in {total:.1f}s ({counts['rows_in'] / total:,.0f} rows/s; {steps})"
         + (" — staged parse results reused" if report.staged_reused else "")
     )

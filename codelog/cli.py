@@ -117,10 +117,10 @@ def force_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _full_check(dataset_dir: Path) -> None:
     from codelog.dataset.open import check_dataset
-    from codelog.progress import console
+    from codelog.progress import say
 
     check_dataset(dataset_dir, full=True)
-    console.print(f"[dim]{dataset_dir}: sha256 of every data file matches the manifest[/]")
+    say(f"{dataset_dir}: sha256 of every data file matches the manifest", style="dim")
 
 
 def _print_json(data: Any) -> None:
@@ -409,23 +409,21 @@ def sql_command(
     """
     from codelog import open_dataset
     from codelog.dataset import query as q
-    from codelog.progress import console, result_console
+    from codelog.progress import result_console, say
 
+    if full_check:
+        _full_check(dataset_dir)
     if query is None:
         if fmt or output:
             raise click.UsageError("--format/--output need a QUERY")
-        if full_check:
-            _full_check(dataset_dir)
         statements = q.attach_statements(dataset_dir)
         binary = q.duckdb_cli()
         if binary:
             sys.exit(q.interactive(dataset_dir, binary))
-        console.print(
+        say(
             "No `duckdb` CLI on PATH (install: https://duckdb.org/docs/installation). "
             "In any DuckDB session, these statements define the views "
-            f"(e.g. `codelog sql {dataset_dir} > views.sql; duckdb -init views.sql`):",
-            highlight=False,
-            soft_wrap=True,
+            f"(e.g. `codelog sql {dataset_dir} > views.sql; duckdb -init views.sql`):"
         )
         click.echo(statements, nl=False)
         return
@@ -434,7 +432,7 @@ def sql_command(
     fmt = q.format_for(output, fmt)
     if fmt == "table" and output:
         raise click.UsageError("--output needs --format csv, json or parquet")
-    con = open_dataset(dataset_dir, verify=full_check)
+    con = open_dataset(dataset_dir)
     if fmt == "table":
         result = q.preview(con, query, max_rows)
         out = result_console()
@@ -445,7 +443,7 @@ def sql_command(
         con, query, fmt, output, sys.stdout.buffer, force=force, inputs=[dataset_dir]
     )
     if output:
-        console.print(f"wrote {output}", highlight=False, soft_wrap=True)
+        say(f"wrote {output}")
 
 
 @cli.command("stats")
@@ -464,11 +462,13 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
     import codelog
     from codelog.dataset.stats import plot_stats, render_tables, require_plotting, stats_data
     from codelog.files import writing
-    from codelog.progress import console, result_console
+    from codelog.progress import result_console, say
 
     if plot:
         require_plotting()  # before any work
-    result = codelog.stats(dataset_dir, verify=full_check)
+    if full_check:
+        _full_check(dataset_dir)
+    result = codelog.stats(dataset_dir)
     if as_json:
         _print_json(stats_data(result))
     else:
@@ -478,7 +478,7 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
     if plot:
         with writing(plot):
             written = plot_stats(result, plot)
-        console.print(f"wrote {written}", highlight=False, soft_wrap=True)
+        say(f"wrote {written}")
 
 
 @cli.command("export")
@@ -514,8 +514,10 @@ def export_command(
 ) -> None:
     """Write a dataset as Parquet for other trainers: dpo/kto (TRL) or verl."""
     import codelog
-    from codelog.progress import console, warn
+    from codelog.progress import say, warn
 
+    if full_check:
+        _full_check(dataset_dir)
     report = codelog.export(
         dataset_dir,
         fmt,
@@ -523,13 +525,8 @@ def export_command(
         max_pairs_per_problem=max_pairs_per_problem,
         seed=seed,
         force=force,
-        verify=full_check,
     )
-    console.print(
-        f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}",
-        highlight=False,
-        soft_wrap=True,
-    )
+    say(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")
     if report.skipped_no_statement:
         warn(
             f"left out {report.skipped_no_statement:,} solutions whose problem has no statement"
@@ -612,17 +609,13 @@ def convert(
     from codelog.files import check_output_file, writing
     from codelog.ingest.ci.formats import expand_inputs
     from codelog.ingest.ci.junit import convert_junit
-    from codelog.progress import console
+    from codelog.progress import say
 
     files = expand_inputs(reports)
     check_output_file(out.resolve(), force=force, inputs=files)
     with writing(out):
         rows = convert_junit(files, out, language=language, code_root=code_root, inline=inline)
-    console.print(
-        f"wrote {rows} rows from {len(files)} {from_format} report(s) to {out}",
-        highlight=False,
-        soft_wrap=True,
-    )
+    say(f"wrote {rows} rows from {len(files)} {from_format} report(s) to {out}")
 
 
 def main() -> None:

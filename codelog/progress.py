@@ -61,8 +61,14 @@ def result_console() -> Console:
     return Console(width=_width(sys.stdout))
 
 
+def say(message: str, style: str | None = None) -> None:
+    """A line of chatter on stderr, printed as it is (no markup: paths and recipe sections
+    hold brackets), never wrapped."""
+    console.print(message, style=style, markup=False, highlight=False, soft_wrap=True)
+
+
 def warn(message: str) -> None:
-    console.print(f"[yellow]warning: {message}[/]", highlight=False, soft_wrap=True)
+    say(f"warning: {message}", style="yellow")
 
 
 class RateColumn(ProgressColumn):
