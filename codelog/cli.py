@@ -645,12 +645,25 @@ def main() -> None:
         where = f"{os.fsdecode(exc.filename)}: " if exc.filename else ""
         _error(f"{where}{exc.strerror or exc}")
     except Exception as exc:
-        from codelog.files import storage_error
-
-        cause = storage_error(exc)  # pyarrow / DuckDB quoting a full or read-only disk
-        if cause is None:
+        message = _library_error(exc)
+        if message is None:
             raise
-        _error(f"{str(exc).splitlines()[0]}")
+        _error(message)
+
+
+def _library_error(exc: Exception) -> str | None:
+    """One line for what DuckDB or pyarrow raised about the files they read or wrote (a full
+    disk, a Parquet file damaged in place): their message names the file. None for anything
+    else, which keeps its traceback: that is a bug to report."""
+    from codelog.files import storage_error
+
+    module = type(exc).__module__.lstrip("_")
+    if storage_error(exc) is None and not module.startswith(("duckdb", "pyarrow")):
+        return None
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if len(text) > 300:  # DuckDB quotes whole values (a program's code) in some messages
+        text = text[:300] + "…"
+    return f"{text} (`codelog verify DIR` checks a whole dataset)"
 
 
 def _error(message: str) -> None:

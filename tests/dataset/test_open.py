@@ -103,3 +103,47 @@ def test_an_edited_card_does_not_stop_a_reader(ds):
     (ds / "README.md").write_text("my own card\n")
     check_dataset(ds, full=True)
     assert codelog.stats(ds, verify=True).solutions > 0
+
+
+def test_damage_only_decoding_finds_is_one_error_line_not_a_traceback(ds):
+    # A byte flipped inside the code column's pages: sizes and footer intact, DuckDB fails
+    # while decoding. Found by trying flips, so the test does not depend on the file's layout.
+    import subprocess
+    import sys
+
+    import duckdb
+
+    path = ds / "solutions.parquet"
+    original = path.read_bytes()
+    for position in range(100, len(original) - 2000, 997):
+        damaged = bytearray(original)
+        damaged[position] ^= 0xFF
+        path.write_bytes(bytes(damaged))
+        try:
+            duckdb.sql(f"SELECT sum(length(code)), sum(reward) FROM '{path}'").fetchall()
+        except duckdb.Error:
+            break
+    else:
+        pytest.skip("no single flip broke decoding")
+    out = ds.parent / "kto.parquet"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "codelog.cli",
+            "export",
+            str(ds),
+            "--format",
+            "kto",
+            "--out",
+            str(out),
+        ],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1
+    assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
+    assert "codelog verify DIR" in done.stderr
+    assert not out.exists()
