@@ -90,10 +90,11 @@ def build(
         recipe = load_recipe(local_path(recipe, "recipe") if recipe is not None else None)
     for value in inputs:
         local_path(value, "input")
+    default_out = Path("datasets") / f"{source}-{language.lower()}"
     options = BuildOptions(
         source=source,
         language=language,
-        out=local_path(out, "out") if out is not None else Path("datasets") / f"{source}-{language.lower()}",
+        out=local_path(out if out is not None else default_out, "out"),
         recipe=recipe,
         root=local_path(root, "root") if root is not None else None,
         inputs=tuple(os.fspath(i) for i in inputs),

@@ -103,7 +103,8 @@ def run_build(options: BuildOptions) -> BuildReport:
             with writing(out):
                 return _build(options, out, stage_dir, started)
         except EmptyResultError:
-            shutil.rmtree(stage_dir, ignore_errors=True)  # a build that keeps nothing leaves nothing
+            # a build that keeps nothing leaves nothing behind
+            shutil.rmtree(stage_dir, ignore_errors=True)
             raise
 
 

@@ -439,9 +439,7 @@ def sql_command(
         out.print(q.preview_table(result))
         out.print(q.preview_note(result), style="dim", soft_wrap=True)
         return
-    q.write_result(
-        con, query, fmt, output, sys.stdout.buffer, force=force, inputs=[dataset_dir]
-    )
+    q.write_result(con, query, fmt, output, sys.stdout.buffer, force=force, inputs=[dataset_dir])
     if output:
         say(f"wrote {output}")
 
@@ -528,9 +526,7 @@ def export_command(
     )
     say(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")
     if report.skipped_no_statement:
-        warn(
-            f"left out {report.skipped_no_statement:,} solutions whose problem has no statement"
-        )
+        warn(f"left out {report.skipped_no_statement:,} solutions whose problem has no statement")
 
 
 @cli.command()

@@ -119,7 +119,9 @@ class Recipe:
             raise RecipeError(f"{where}: [rewards] has no reward for {sorted(missing)}")
         best_other = max((r for o, r in rewards.items() if o != "accepted"), default=None)
         if "accepted" in rewards and best_other is not None and rewards["accepted"] <= best_other:
-            beaten = sorted(o for o, r in rewards.items() if o != "accepted" and r >= rewards["accepted"])
+            beaten = sorted(
+                o for o, r in rewards.items() if o != "accepted" and r >= rewards["accepted"]
+            )
             raise RecipeError(
                 f"{where}: [rewards] accepted = {rewards['accepted']:g} is not above "
                 f"{', '.join(beaten)} ({best_other:g}): a correct solution must earn the most"

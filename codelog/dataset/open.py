@@ -56,7 +56,9 @@ def check_dataset(path: str | Path, *, full: bool = False) -> dict[str, Any]:
     `datasets-cli` edit it, so it is not checked."""
     root = Path(path)
     manifest = read_manifest(root)
-    problems = [p for name, entry in _data_files(manifest) if (p := _file_problem(root, name, entry, full))]
+    problems = [
+        p for name, entry in _data_files(manifest) if (p := _file_problem(root, name, entry, full))
+    ]
     if problems:
         raise DatasetError(
             f"{root}: does not match its manifest: {'; '.join(problems)} "

@@ -109,9 +109,7 @@ def nothing_kept(con: duckdb.DuckDBPyConnection) -> str | None:
     right? (e.g. s1: no such file ...)"."""
     if con.sql("SELECT count(*) FROM fate WHERE reason IS NULL").fetchall()[0][0]:
         return None
-    reasons = con.sql(
-        "SELECT reason, count(*) FROM fate GROUP BY 1 ORDER BY 2 DESC, 1"
-    ).fetchall()
+    reasons = con.sql("SELECT reason, count(*) FROM fate GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()
     parts = [f"{n:,} rows rejected as {reason}" for reason, n in reasons[:1]]
     parts += [f"{n:,} as {reason}" for reason, n in reasons[1:]]
     message = "0 groups: " + ", ".join(parts)
