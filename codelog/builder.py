@@ -19,6 +19,7 @@ from codelog.files import check_output_dir, exclusive_lock, writing
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.progress import console, say, warn
+from codelog.publish.manifest import data_license
 from codelog.publish.tables import group_and_publish
 from codelog.publish.writer import check_dataset_out
 from codelog.stage.ast_hash import ACCELERATED, GRAMMARS
@@ -88,6 +89,7 @@ def run_build(options: BuildOptions) -> BuildReport:
             f"no tree-sitter grammar for {options.language!r}; supported: "
             f'{", ".join(sorted(GRAMMARS))} (or set [grouping] dedup = "exact" in the recipe)'
         )
+    data_license(options)  # a bad --license fails now, not after the parse
     out = options.out.resolve()
     stage_dir = out.parent / f".{out.name}.staging"
     inputs, around = declared_inputs(options)

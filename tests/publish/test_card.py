@@ -87,6 +87,7 @@ def test_a_license_is_an_id(export, tmp_path):
 def test_codenet_data_keeps_its_license(tmp_path):
     with pytest.raises(CodelogError, match=r"codenet data is cdla-permissive-2\.0"):
         codelog.build(tmp_path / "ds", license="mit", workers=1)
+    assert list(tmp_path.iterdir()) == [], "refused before any work"
 
 
 def load_recipe_text() -> str:
