@@ -1,5 +1,200 @@
-"""codelog: judged-code archives (CodeNet, CI logs) to offline-RL training data, plus a trainer."""
+"""codelog: judged-code archives (CodeNet, CI logs) to offline-RL training data, plus a trainer.
+
+The Python API, what the `codelog` command itself calls:
+
+    import codelog
+
+    report = codelog.build("datasets/codenet-python")             # the bundled sample
+    con = codelog.open_dataset("datasets/codenet-python")          # DuckDB, views defined
+    con.sql("SELECT * FROM groups ORDER BY reward_std DESC").show()
+    codelog.export("datasets/codenet-python", "dpo", "dpo.parquet")
+    assert codelog.verify("datasets/codenet-python").ok
+    print(codelog.stats("datasets/codenet-python").groups)
+
+Every function takes local paths (str or os.PathLike; a URL such as `s3://...` is refused),
+raises a `codelog.errors.CodelogError` subclass for anything a user can act on, and never
+deletes or overwrites what codelog did not create. Heavy imports happen inside the functions,
+so `import codelog` stays instant. Training is `codelog.train.trainer.train`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from codelog.version import __version__
 
-__all__ = ["__version__"]
+if TYPE_CHECKING:
+    import duckdb
+
+    from codelog.builder import BuildReport
+    from codelog.dataset.export import ExportReport
+    from codelog.dataset.stats import Stats
+    from codelog.dataset.verify import VerifyReport
+    from codelog.recipe import Recipe
+
+__all__ = ["__version__", "build", "export", "open_dataset", "stats", "verify"]
+
+PathLike = str | os.PathLike[str]
+
+
+def build(
+    out: PathLike | None = None,
+    *,
+    source: str = "codenet",
+    language: str = "python",
+    root: PathLike | None = None,
+    inputs: Sequence[PathLike] = (),
+    problems: PathLike | None = None,
+    recipe: Recipe | PathLike | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    kind: str = "solutions",
+    license: str | None = None,
+    wait: bool = False,
+    progress: bool = False,
+) -> BuildReport:
+    """Build a deduplicated, grouped dataset from judged submissions; publish it atomically.
+
+    Args:
+        out: dataset directory (default `datasets/<source>-<language>`). It may be absent, an
+            empty directory, or a codelog dataset (replaced whole); anything else is refused
+            (OutputError), as is an `out` that is, contains or lies inside an input.
+        source: "codenet" (a CodeNet tree), "ci" (CSV/JSONL/Parquet exports) or "junit".
+        language: CodeNet language name, case-insensitive (python, c++, java, ...).
+        root: the CodeNet root (default: the bundled sample); for ci/junit, the directory
+            code paths are relative to (default: the first input's directory).
+        inputs: ci/junit export files or globs.
+        problems: ci problems file (problem_id, name, description, ...).
+        recipe: a Recipe or a recipe TOML path (default: recipes/offline-rl-paper.toml).
+        seed: picks the capped correct solutions, deterministically.
+        workers: parse processes, at least 1 (default: all cores).
+        kind: what a row is: "solutions", or "repair" (a user's earlier attempts with their
+            verdicts -> the next attempt; recipe [repairs]). Default out gains "-repair".
+        license: the card's license for ci/junit data (CodeNet is cdla-permissive-2.0).
+        wait: when another build of `out` is running, wait for it instead of BusyError.
+        progress: draw progress bars on stderr.
+
+    Returns:
+        a BuildReport: `out`, the `manifest` (counts, recipe, files) and step `seconds`.
+
+    Raises EmptyResultError, with the reject reasons, when nothing usable came out (0 rows
+    in, or 0 groups kept); nothing is published then.
+    """
+    from pathlib import Path
+
+    from codelog.builder import run_build
+    from codelog.files import local_path
+    from codelog.options import BuildOptions
+    from codelog.recipe import Recipe, load_recipe
+
+    if not isinstance(recipe, Recipe):
+        recipe = load_recipe(local_path(recipe, "recipe") if recipe is not None else None)
+    for value in inputs:
+        local_path(value, "input")
+    suffix = "-repair" if kind == "repair" else ""
+    default_out = Path("datasets") / f"{source}-{language.lower()}{suffix}"
+    options = BuildOptions(
+        source=source,
+        language=language,
+        out=local_path(out if out is not None else default_out, "out"),
+        recipe=recipe,
+        root=local_path(root, "root") if root is not None else None,
+        inputs=tuple(os.fspath(i) for i in inputs),
+        problems_file=local_path(problems, "problems") if problems is not None else None,
+        seed=seed,
+        workers=workers,
+        show_progress=progress,
+        wait=wait,
+        license=license,
+        kind=kind,
+    )
+    return run_build(options)
+
+
+def open_dataset(dataset: PathLike, *, verify: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection with the dataset's views: solutions, rejects, problems, groups.
+
+    The data files are checked against the manifest first: sizes, Parquet footers and row
+    counts (milliseconds); `verify=True` also recomputes every file's sha256. A mismatch is a
+    DatasetError naming the files.
+    """
+    from codelog.dataset.open import check_dataset
+    from codelog.dataset.open import open_dataset as _open
+    from codelog.files import local_path
+
+    path = local_path(dataset, "dataset")
+    if verify:
+        check_dataset(path, full=True)
+    return _open(path)
+
+
+def export(
+    dataset: PathLike,
+    format: str,
+    out: PathLike,
+    *,
+    max_pairs_per_problem: int = 32,
+    seed: int = 0,
+    force: bool = False,
+    verify: bool = False,
+) -> ExportReport:
+    """Write the dataset as one Parquet file for another trainer.
+
+    Args:
+        format: "dpo" (TRL prompt/chosen/rejected), "kto" (prompt/completion/label) or "verl".
+        out: the Parquet file. Never inside the dataset; an existing file is replaced only if
+            codelog wrote it, or with `force`.
+        max_pairs_per_problem: dpo pairs per group, at most. seed: which dpo pairs.
+        verify: recompute the dataset's sha256s first (the cheap check always runs).
+
+    Returns an ExportReport (out, rows, groups, skipped_no_statement). Writing 0 rows is an
+    EmptyResultError saying why, and leaves `out` as it was.
+    """
+    from codelog.dataset.export import export_dataset
+    from codelog.dataset.open import check_dataset
+    from codelog.files import local_path, writing
+
+    path, target = local_path(dataset, "dataset"), local_path(out, "out")
+    if verify:
+        check_dataset(path, full=True)
+    with writing(target):
+        return export_dataset(
+            path,
+            format,  # type: ignore[arg-type]
+            target,
+            max_pairs_per_group=max_pairs_per_problem,
+            seed=seed,
+            force=force,
+        )
+
+
+def verify(dataset: PathLike, *, progress: bool = False) -> VerifyReport:
+    """Check a dataset against its manifest and its invariants, reporting every mismatch.
+
+    Files (sha256, sizes, rows), counts (rows in, rejects by reason, outcomes, statuses),
+    invariants (contrast in every group, the correct cap, dedup keys, finite recipe rewards)
+    and every solution's AST hash recomputed from its code. `report.ok` is True when nothing
+    is wrong; an edited card (README.md) is noted in `report.card`, not failed.
+    """
+    from codelog.dataset.verify import verify_dataset
+    from codelog.files import local_path
+
+    return verify_dataset(local_path(dataset, "dataset"), progress=progress)
+
+
+def stats(dataset: PathLike, *, verify: bool = False) -> Stats:
+    """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles.
+
+    `codelog.dataset.stats.stats_data(result)` gives the same as plain data (what
+    `codelog stats --json` prints); `verify` recomputes the sha256s first.
+    """
+    from codelog.dataset.open import check_dataset
+    from codelog.dataset.stats import compute_stats
+    from codelog.files import local_path
+
+    path = local_path(dataset, "dataset")
+    if verify:
+        check_dataset(path, full=True)
+    return compute_stats(path)

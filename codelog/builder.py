@@ -7,19 +7,29 @@ recipe change re-runs only the SQL.
 
 from __future__ import annotations
 
+import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codelog.errors import CodelogError
+from codelog.errors import CodelogError, EmptyResultError
+from codelog.files import check_output_dir, exclusive_lock, writing
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
-from codelog.progress import console
+from codelog.progress import console, say, warn
+from codelog.publish.manifest import data_license
 from codelog.publish.tables import group_and_publish
+from codelog.publish.writer import check_dataset_out
 from codelog.stage.ast_hash import ACCELERATED, GRAMMARS
-from codelog.stage.staging import stage, stage_is_current, staged_code_digest, staging_key
+from codelog.stage.staging import (
+    STAGE_FILE,
+    stage,
+    stage_is_current,
+    staged_code_digest,
+    staging_key,
+)
 
 BUILD_KINDS = ("solutions", "repair")
 
@@ -46,20 +56,70 @@ def open_source(options: BuildOptions) -> tuple[SourceScan, Path | None]:
     raise CodelogError(f"unknown source {options.source!r}")
 
 
+def declared_inputs(options: BuildOptions) -> tuple[list[Path], list[Path]]:
+    """What the build reads, known before reading it: (inputs an output must keep clear of,
+    directories an output may sit inside but never be or contain)."""
+    if options.source == "codenet":
+        from codelog.ingest.codenet import BUNDLED_ROOT
+
+        return [options.root or BUNDLED_ROOT], []
+    from codelog.ingest.ci.formats import expand_inputs
+
+    files = expand_inputs(options.inputs) if options.inputs else []
+    if options.problems_file is not None:
+        files.append(options.problems_file)
+    # The CI export root is where relative code paths point, often the project directory a
+    # dataset is built in: an output inside it is fine, replacing it is not.
+    around = [options.root if options.root is not None else files[0].parent] if files else []
+    return files, around
+
+
 def run_build(options: BuildOptions) -> BuildReport:
+    """Build the dataset `options` describe into `options.out`, atomically, under a lock.
+
+    Refuses (before reading or writing anything) an `out` that is, contains or lies inside an
+    input, and an existing `out` that is neither empty nor a codelog dataset. A second build
+    of the same `out` fails at once (BusyError naming the running build's pid) or, with
+    `options.wait`, waits for it. A build that would keep nothing raises EmptyResultError
+    with the reasons and publishes nothing.
+    """
     started = time.perf_counter()
     if options.kind not in BUILD_KINDS:
         raise CodelogError(
             f"unknown dataset kind {options.kind!r}; one of {', '.join(BUILD_KINDS)}"
         )
+    if options.workers is not None and options.workers < 1:
+        raise CodelogError(f"workers must be at least 1, not {options.workers}")
     if options.recipe.grouping.dedup == "ast" and options.language.lower() not in GRAMMARS:
         raise CodelogError(
             f"no tree-sitter grammar for {options.language!r}; supported: "
             f'{", ".join(sorted(GRAMMARS))} (or set [grouping] dedup = "exact" in the recipe)'
         )
-    scan, code_root = open_source(options)
+    data_license(options)  # a bad --license fails now, not after the parse
     out = options.out.resolve()
     stage_dir = out.parent / f".{out.name}.staging"
+    inputs, around = declared_inputs(options)
+    check_dataset_out(out, inputs, around)  # before the lock file is created beside it
+    with exclusive_lock(
+        out.parent / f".{out.name}.lock", str(out), wait=options.wait, on_wait=warn
+    ):
+        check_dataset_out(out, inputs, around)  # again: the build we waited for published
+        check_output_dir(
+            stage_dir, _is_stage, "codelog staging directory", STAGE_FILE, "staging directory"
+        )
+        try:
+            with writing(out):
+                return _build(options, out, stage_dir, started)
+        except EmptyResultError:
+            # a build that keeps nothing leaves nothing behind
+            shutil.rmtree(stage_dir, ignore_errors=True)
+            raise
+
+
+def _build(options: BuildOptions, out: Path, stage_dir: Path, started: float) -> BuildReport:
+    scan, code_root = open_source(options)
+    if scan.rows_total == 0:
+        raise EmptyResultError(_no_rows(options, scan))
     with ThreadPoolExecutor(max_workers=1) as background:
         # The key stats every source file (seconds at a million rows): with nothing staged
         # to compare it with, it is computed while the workers parse instead of before.
@@ -71,7 +131,7 @@ def run_build(options: BuildOptions) -> BuildReport:
             stage(scan, options, stage_dir, key, code_root)
             timings["stage"] = time.perf_counter() - t0
         elif options.show_progress:
-            console.print(f"[dim]reusing staged parse results in {stage_dir} (inputs unchanged)[/]")
+            say(f"reusing staged parse results in {stage_dir} (inputs unchanged)", style="dim")
 
     t0 = time.perf_counter()
     code_digest = staged_code_digest(stage_dir)
@@ -83,10 +143,36 @@ def run_build(options: BuildOptions) -> BuildReport:
         manifest = group_and_publish(scan, options, stage_dir, out, code_digest)
     timings["group_and_write"] = time.perf_counter() - t0
     timings["total"] = time.perf_counter() - started
-    report = BuildReport(out=out, manifest=manifest, staged_reused=reused, seconds=timings)
-    if options.show_progress:
-        print_summary(report)
-    return report
+    return BuildReport(out=out, manifest=manifest, staged_reused=reused, seconds=timings)
+
+
+def _is_stage(path: Path) -> bool:
+    return (path / STAGE_FILE).is_file()
+
+
+def _no_rows(options: BuildOptions, scan: SourceScan) -> str:
+    if options.source == "codenet":
+        where = f"{scan.root}/metadata" if scan.root else "the CodeNet metadata"
+        return (
+            f"0 rows in: {where} lists no {options.language!r} submissions; nothing to build "
+            "(is --lang right? it matches CodeNet's language names: python, c++, java, ...)"
+        )
+    names = ", ".join(str(p) for p in scan.input_files) or "the input"
+    return (
+        f"0 rows in: {names} holds no {options.language!r} rows; nothing to build "
+        "(an empty or header-only file, or rows of another --lang?)"
+    )
+
+
+def summary_data(report: BuildReport) -> dict[str, Any]:
+    """The build summary as plain data (`codelog build --json`)."""
+    return {
+        "out": str(report.out),
+        "counts": report.manifest["counts"],
+        "staged_reused": report.staged_reused,
+        "seconds": {k: round(v, 3) for k, v in report.seconds.items()},
+        "accelerated": ACCELERATED,
+    }
 
 
 _CONFLICT_POLICY = {
@@ -97,10 +183,13 @@ _CONFLICT_POLICY = {
 
 
 def print_summary(report: BuildReport) -> None:
+    """The summary on stderr (silenced by --quiet); `summary_data` is the same as data."""
     from rich.table import Table
+    from rich.text import Text
 
     counts = report.manifest["counts"]
-    table = Table(title=f"codelog build → {report.out}", show_header=True, header_style="bold")
+    title = Text(f"codelog build → {report.out}")  # Text: a path may hold brackets
+    table = Table(title=title, show_header=True, header_style="bold")
     table.add_column("what")
     table.add_column("rows", justify="right")
     table.add_row("rows in", f"{counts['rows_in']:,}")
@@ -120,15 +209,15 @@ def print_summary(report: BuildReport) -> None:
     console.print(table)
     if counts.get("verdict_conflicts"):
         policy = report.manifest["recipe"]["grouping"]["on_conflict"]
-        console.print(
-            f"[yellow]verdict conflicts: {counts['verdict_conflicts']:,} programs were judged "
+        warn(
+            f"verdict conflicts: {counts['verdict_conflicts']:,} programs were judged "
             f"differently across their {counts['verdict_conflict_submissions']:,} copies; "
-            f'\\[grouping] on_conflict = "{policy}" {_CONFLICT_POLICY[policy]}[/]'
+            f'[grouping] on_conflict = "{policy}" {_CONFLICT_POLICY[policy]}'
         )
     if counts["unknown_statuses"]:
-        console.print(
-            f"[yellow]unknown statuses (rejected, add them to the recipe's \\[statuses] to keep them): "
-            f"{', '.join(repr(s) for s in counts['unknown_statuses'])}[/]"
+        warn(
+            "unknown statuses (rejected, add them to the recipe's [statuses] to keep them): "
+            + ", ".join(repr(s) for s in counts["unknown_statuses"])
         )
     seconds = report.seconds
     total = seconds.get("total", 0.0)
@@ -138,11 +227,11 @@ def print_summary(report: BuildReport) -> None:
         if name in seconds
     )
     if not ACCELERATED and "stage" in seconds:
-        console.print(
-            "[yellow]codelog.stage._canon (C) is not built: the Python AST walk made this build about "
-            "2x slower; reinstall codelog where a C compiler is available[/]"
+        warn(
+            "codelog.stage._canon (C) is not built: the Python AST walk made this build about "
+            "2x slower; reinstall codelog where a C compiler is available"
         )
-    console.print(
+    say(
         f"done in {total:.1f}s ({counts['rows_in'] / total:,.0f} rows/s; {steps})"
         + (" — staged parse results reused" if report.staged_reused else "")
     )

@@ -1,12 +1,20 @@
 """The `codelog` command line: parses options, calls the library, prints summaries.
 
 Heavy imports (duckdb, torch) happen inside the commands so `codelog --help` stays instant.
+Manners shared by every command (codelog.progress): results on stdout, chatter on stderr,
+`--quiet`, `--no-progress`; errors are one `error:` line and a non-zero exit.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -15,7 +23,109 @@ from codelog.version import __version__
 
 
 class Interrupted(Exception):
-    """Ctrl-C, with what the interrupted command wants the user to know."""
+    """Ctrl-C or SIGTERM, with what the interrupted command wants the user to know."""
+
+    def __init__(self, message: str, status: int = 130):
+        super().__init__(message)
+        self.status = status
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so it unwinds (and cleans up) exactly as Ctrl-C does."""
+
+
+def _terminate(signum: int, frame: Any) -> None:
+    raise Terminated
+
+
+# --- shared options ------------------------------------------------------------------------------
+
+
+class LocalPath(click.Path):
+    """click.Path that refuses a URL (s3://, hf://, https://) on the raw string: as a Path,
+    `s3://b/k` would become the local directory `s3:/b/k`."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from codelog.files import local_path
+
+        if isinstance(value, str):
+            try:
+                local_path(value)
+            except CodelogError as exc:
+                self.fail(str(exc).split(" ", 1)[1], param, ctx)
+        return super().convert(value, param, ctx)
+
+
+def _local_strings(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> Any:
+    from codelog.files import local_path
+
+    for value in values:
+        try:
+            local_path(value)
+        except CodelogError as exc:
+            raise click.BadParameter(str(exc).split(" ", 1)[1]) from None
+    return values
+
+
+def _set_manners(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    from codelog import progress
+
+    ctx.meta[f"codelog.{param.name}"] = value
+    progress.configure(
+        quiet=bool(ctx.meta.get("codelog.quiet")), progress=ctx.meta.get("codelog.progress")
+    )
+
+
+def quiet_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--quiet",
+        "-q",
+        is_flag=True,
+        expose_value=False,
+        callback=_set_manners,
+        help="Nothing on stderr but errors (results still go to stdout).",
+    )(command)
+
+
+def manners(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--quiet and --progress/--no-progress, the same on every command."""
+    command = click.option(
+        "--progress/--no-progress",
+        default=None,
+        expose_value=False,
+        callback=_set_manners,
+        help="Progress bars on stderr. Default: only on a terminal.",
+    )(command)
+    return quiet_option(command)
+
+
+def verify_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--verify",
+        "full_check",
+        is_flag=True,
+        help="Recompute the dataset's sha256s first (sizes and Parquet footers are always checked).",
+    )(command)
+
+
+def force_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    return click.option(
+        "--force",
+        is_flag=True,
+        help="Replace an existing output file codelog did not write (never an input).",
+    )(command)
+
+
+def _full_check(dataset_dir: Path) -> None:
+    from codelog.dataset.open import check_dataset
+    from codelog.progress import say
+
+    check_dataset(dataset_dir, full=True)
+    say(f"{dataset_dir}: sha256 of every data file matches the manifest", style="dim")
+
+
+def _print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, default=str))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -37,7 +147,7 @@ def cli() -> None:
 )
 @click.option(
     "--root",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=LocalPath(path_type=Path, file_okay=False),
     help="CodeNet root (metadata/, data/, problem_descriptions/). Default: the bundled sample. "
     "With --source ci/junit: the export root code paths are relative to (default: the "
     "directory of the first --input).",
@@ -46,26 +156,45 @@ def cli() -> None:
     "--input",
     "inputs",
     multiple=True,
+    callback=_local_strings,
     help="CI export file(s) or glob(s) (CSV, JSONL, Parquet); with --source ci/junit.",
 )
 @click.option(
     "--problems",
     "problems_file",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     help="Problems file for --source ci (problem_id, name, description, ...).",
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Dataset directory. Default: ./datasets/<source>-<lang>.",
+    type=LocalPath(path_type=Path, file_okay=False),
+    help="Dataset directory. Default: ./datasets/<source>-<lang>. Replaced only if it is a "
+    "codelog dataset (or empty); never an input.",
 )
 @click.option(
     "--recipe",
-    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    type=LocalPath(path_type=Path, dir_okay=False, exists=True),
     help="Recipe TOML. Default: recipes/offline-rl-paper.toml.",
 )
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--workers", type=int, default=None, help="Parse processes. Default: all cores.")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Parse processes, at least 1. Default: all cores.",
+)
+@click.option(
+    "--license",
+    "license_id",
+    help="The card's license for --source ci/junit data (e.g. mit, apache-2.0). "
+    "CodeNet data is always cdla-permissive-2.0.",
+)
+@click.option(
+    "--wait",
+    is_flag=True,
+    help="If another build of --out is running, wait for it instead of failing at once.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
 @click.option(
     "--kind",
     type=click.Choice(["solutions", "repair"]),
@@ -74,6 +203,7 @@ def cli() -> None:
     help="What a row is: a solution, or a repair turn (earlier attempts -> the next; "
     "recipe [repairs]).",
 )
+@manners
 def build(
     source: str,
     language: str,
@@ -85,33 +215,46 @@ def build(
     seed: int,
     workers: int | None,
     kind: str,
+    license_id: str | None,
+    wait: bool,
+    as_json: bool,
 ) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
-    from codelog.builder import run_build
-    from codelog.options import BuildOptions
-    from codelog.recipe import load_recipe
+    import codelog
+    from codelog.builder import print_summary, summary_data
+    from codelog.progress import show_progress, warn
+    from codelog.recipe import load_recipe, reward_order_warnings
 
-    options = BuildOptions(
-        source=source,
-        language=language,
-        root=root,
-        inputs=inputs,
-        problems_file=problems_file,
-        out=out
-        or Path("datasets") / f"{source}-{language.lower()}{'-repair' if kind == 'repair' else ''}",
-        recipe=load_recipe(recipe),
-        seed=seed,
-        workers=workers,
-        kind=kind,
-    )
+    loaded = load_recipe(recipe)
+    for message in reward_order_warnings(loaded):
+        warn(message)
     try:
-        run_build(options)
-    except KeyboardInterrupt:
-        raise Interrupted("stopped cleanly; no dataset was published.") from None
+        report = codelog.build(
+            out,
+            source=source,
+            language=language,
+            root=root,
+            inputs=inputs,
+            problems=problems_file,
+            recipe=loaded,
+            seed=seed,
+            workers=workers,
+            kind=kind,
+            license=license_id,
+            wait=wait,
+            progress=show_progress(),
+        )
+    except KeyboardInterrupt as exc:
+        status = 143 if isinstance(exc, Terminated) else 130
+        raise Interrupted("stopped cleanly; no dataset was published.", status) from None
+    if as_json:
+        _print_json(summary_data(report))
+    else:
+        print_summary(report)
 
 
 @cli.command()
-@click.argument("dataset_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("dataset_dir", type=LocalPath(path_type=Path, file_okay=False))
 @click.option("--algo", help="Advantage estimator: sft, rloo, grpo or exp. [recipe: rloo]")
 @click.option(
     "--model", help="HF causal LM path or hub name, or 'tiny' (built offline). [recipe: tiny]"
@@ -121,8 +264,8 @@ def build(
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Run directory. Default: ./runs/<dataset>-<algo>.",
+    type=LocalPath(path_type=Path, file_okay=False),
+    help="Run directory. Default: ./runs/<dataset>-<algo>. Absent, empty or a codelog run.",
 )
 @click.option(
     "--resume", is_flag=True, help="Continue the run in --out from its latest checkpoint."
@@ -176,12 +319,15 @@ def build(
 @click.option(
     "--progress/--no-progress", default=None, help="Progress bar. Default: on a terminal."
 )
+@verify_option
+@quiet_option
 def train(
     dataset_dir: Path,
     out: Path | None,
     resume: bool,
     recipe: Path | None,
     progress: bool | None,
+    full_check: bool,
     **options: object,
 ) -> None:
     """Train a causal LM on a dataset built by `codelog build`, offline.
@@ -197,19 +343,44 @@ def train(
 
     overrides = {k: v for k, v in options.items() if v is not None}
     out = out or Path("runs") / f"{dataset_dir.name}-{overrides.get('algo', 'rloo')}"
+    # codelog-safe: where a run may write, and what it reads, checked before any model loads
+    check_run_out(out, dataset_dir)
+    if full_check:
+        _full_check(dataset_dir)
+    from codelog import progress as manners_
+
+    manners_.configure(quiet=manners_.console.quiet, progress=progress)
     result = run_train(
         dataset_dir,
         out,
         overrides,
         recipe=load_recipe(recipe) if recipe else None,
         resume=resume,
-        progress=sys.stderr.isatty() if progress is None else progress,
+        progress=manners_.show_progress(),
     )
     print_summary(result)
 
 
+def is_run_dir(path: Path) -> bool:
+    """Whether `path` is a `codelog train` run directory: its run.json (which the trainer
+    writes first) names a codelog version."""
+    try:
+        info = json.loads((path / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(info, dict) and "codelog_version" in info
+
+
+def check_run_out(out: Path, dataset_dir: Path) -> None:
+    """A run directory is absent, empty or a codelog run, and apart from the dataset."""
+    from codelog.files import check_output_dir, refuse_inputs
+
+    refuse_inputs(out, [dataset_dir])
+    check_output_dir(out, is_run_dir, "codelog run directory", "run.json")
+
+
 @cli.command("sql")
-@click.argument("dataset_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("dataset_dir", type=LocalPath(path_type=Path, file_okay=False))
 @click.argument("query", required=False)
 @click.option(
     "--format",
@@ -220,12 +391,27 @@ def train(
 @click.option(
     "--output",
     "-o",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     help="Write to this file (written whole, then renamed into place). Default: stdout.",
 )
-@click.option("--max-rows", type=int, default=100, show_default=True, help="Rows shown in a table.")
+@click.option(
+    "--max-rows",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Rows shown in a table.",
+)
+@force_option
+@verify_option
+@manners
 def sql_command(
-    dataset_dir: Path, query: str | None, fmt: str | None, output: Path | None, max_rows: int
+    dataset_dir: Path,
+    query: str | None,
+    fmt: str | None,
+    output: Path | None,
+    max_rows: int,
+    force: bool,
+    full_check: bool,
 ) -> None:
     """Run SQL over a dataset's views: solutions, rejects, problems, groups (a repair
     dataset: repairs, trajectories, rejects, problems).
@@ -233,10 +419,12 @@ def sql_command(
     QUERY "-" reads the query from stdin. Without QUERY, opens the `duckdb` CLI on the views
     if it is installed, else prints the CREATE VIEW statements that attach them.
     """
-    from rich.console import Console
-
+    from codelog import open_dataset
     from codelog.dataset import query as q
+    from codelog.progress import result_console, say
 
+    if full_check:
+        _full_check(dataset_dir)
     if query is None:
         if fmt or output:
             raise click.UsageError("--format/--output need a QUERY")
@@ -244,63 +432,86 @@ def sql_command(
         binary = q.duckdb_cli()
         if binary:
             sys.exit(q.interactive(dataset_dir, binary))
-        click.echo(
+        say(
             "No `duckdb` CLI on PATH (install: https://duckdb.org/docs/installation). "
             "In any DuckDB session, these statements define the views "
-            f"(e.g. `codelog sql {dataset_dir} > views.sql; duckdb -init views.sql`):",
-            err=True,
+            f"(e.g. `codelog sql {dataset_dir} > views.sql; duckdb -init views.sql`):"
         )
         click.echo(statements, nl=False)
         return
     if query == "-":
         query = sys.stdin.read()
     fmt = q.format_for(output, fmt)
-    con = q.connect(dataset_dir)
+    if fmt == "table" and output:
+        raise click.UsageError("--output needs --format csv, json or parquet")
+    con = open_dataset(dataset_dir)
     if fmt == "table":
-        if output:
-            raise click.UsageError("--output needs --format csv, json or parquet")
         result = q.preview(con, query, max_rows)
-        console = Console()
-        console.print(q.preview_table(result))
-        console.print(q.preview_note(result), style="dim", soft_wrap=True)
+        out = result_console()
+        out.print(q.preview_table(result))
+        out.print(q.preview_note(result), style="dim", soft_wrap=True)
         return
-    q.write_result(con, query, fmt, output, sys.stdout.buffer)
+    q.write_result(con, query, fmt, output, sys.stdout.buffer, force=force, inputs=[dataset_dir])
     if output:
-        click.echo(f"wrote {output}", err=True)
+        say(f"wrote {output}")
+
+
+def _dataset_kind(dataset_dir: Path) -> str:
+    from codelog.dataset.open import check_dataset
+    from codelog.publish.manifest import dataset_kind
+
+    return dataset_kind(check_dataset(dataset_dir))
 
 
 @cli.command("stats")
-@click.argument("dataset_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("dataset_dir", type=LocalPath(path_type=Path, file_okay=False))
 @click.option(
     "--plot",
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="Also draw the same numbers as figures into this image (PNG, SVG or PDF).",
+    type=LocalPath(path_type=Path, dir_okay=False),
+    help="Also draw the same numbers as figures into this image (PNG, SVG or PDF); needs "
+    "the plot extra (pip install 'codelog[plot]').",
 )
-def stats_command(dataset_dir: Path, plot: Path | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the numbers as JSON on stdout.")
+@verify_option
+@manners
+def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_check: bool) -> None:
     """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles."""
-    from rich.console import Console
+    import codelog
+    from codelog.dataset.stats import plot_stats, render_tables, require_plotting, stats_data
+    from codelog.files import writing
+    from codelog.progress import result_console, say
 
-    from codelog.dataset.open import read_manifest
-    from codelog.dataset.stats import compute_stats, plot_stats, render_tables
-
-    if read_manifest(dataset_dir).get("kind") == "repair":
+    if plot:
+        require_plotting()  # before any work
+    if full_check:
+        _full_check(dataset_dir)
+    if _dataset_kind(dataset_dir) == "repair":
         from codelog.dataset.repair_stats import compute_repair_stats, render_repair_tables
 
         if plot:
             raise click.UsageError("--plot draws a solutions dataset; this is a repair dataset")
-        for renderable in render_repair_tables(compute_repair_stats(dataset_dir)):
-            Console().print(renderable)
+        repair = compute_repair_stats(dataset_dir)
+        if as_json:
+            _print_json(dataclasses.asdict(repair))
+        else:
+            for renderable in render_repair_tables(repair):
+                result_console().print(renderable)
         return
-    result = compute_stats(dataset_dir)
-    console = Console()
-    for table in render_tables(result):
-        console.print(table)
+    result = codelog.stats(dataset_dir)
+    if as_json:
+        _print_json(stats_data(result))
+    else:
+        out = result_console()
+        for table in render_tables(result):
+            out.print(table)
     if plot:
-        click.echo(f"wrote {plot_stats(result, plot)}", err=True)
+        with writing(plot):
+            written = plot_stats(result, plot)
+        say(f"wrote {written}")
 
 
 @cli.command("export")
-@click.argument("dataset_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("dataset_dir", type=LocalPath(path_type=Path, file_okay=False))
 @click.option(
     "--format",
     "fmt",
@@ -309,11 +520,14 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
     help="Layout.",
 )
 @click.option(
-    "--out", type=click.Path(path_type=Path, dir_okay=False), required=True, help="Parquet file."
+    "--out",
+    type=LocalPath(path_type=Path, dir_okay=False),
+    required=True,
+    help="Parquet file. An existing file is replaced only if codelog wrote it (or --force).",
 )
 @click.option(
     "--max-pairs-per-problem",
-    type=int,
+    type=click.IntRange(min=1),
     default=32,
     show_default=True,
     help="dpo: pairs per group (problem, language) at most.",
@@ -338,6 +552,9 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
     show_default=True,
     help="verifier-lists: token similarity of a hard list's candidates to the correct one.",
 )
+@force_option
+@verify_option
+@manners
 def export_command(
     dataset_dir: Path,
     fmt: str,
@@ -347,47 +564,55 @@ def export_command(
     list_size: str,
     lists_per_problem: int,
     hard_similarity: float,
+    force: bool,
+    full_check: bool,
 ) -> None:
     """Write a dataset as Parquet for other trainers: dpo/kto (TRL), verl, or candidate lists
     for code verifiers (Aletheia-style: distinct pass rates, exactly one correct)."""
-    from codelog.dataset.export import export_dataset
+    import codelog
+    from codelog.progress import say, warn
 
+    if full_check:
+        _full_check(dataset_dir)
     if fmt == "verifier-lists":
+        from codelog.dataset.open import check_dataset
         from codelog.dataset.verifier_lists import export_verifier_lists
+        from codelog.files import check_output_file, writing
 
-        lists = export_verifier_lists(
-            dataset_dir,
-            out,
-            list_size=list_size,
-            seed=seed,
-            lists_per_problem=lists_per_problem,
-            hard_similarity=hard_similarity,
-        )
+        check_dataset(dataset_dir)
+        check_output_file(out.resolve(), force=force, inputs=[dataset_dir.resolve()])
+        with writing(out):
+            lists = export_verifier_lists(
+                dataset_dir,
+                out,
+                list_size=list_size,
+                seed=seed,
+                lists_per_problem=lists_per_problem,
+                hard_similarity=hard_similarity,
+            )
         buckets = ", ".join(f"{n:,} {b}" for b, n in lists.by_bucket.items()) or "none"
         sizes = ", ".join(f"{n:,} of {k}" for k, n in lists.by_size.items()) or "none"
-        click.echo(
+        say(
             f"wrote {lists.lists:,} verifier lists ({buckets}; sizes: {sizes}) from "
             f"{lists.problems:,} problems → {lists.out}"
         )
         if lists.candidates_unscored:
-            click.secho(
+            warn(
                 f"{lists.candidates_unscored:,} incorrect solutions have no test count "
-                "(accuracy) and were not candidates",
-                fg="yellow",
-                err=True,
+                "(accuracy) and were not candidates"
             )
         return
-
-    report = export_dataset(
-        dataset_dir, fmt, out, max_pairs_per_group=max_pairs_per_problem, seed=seed
+    report = codelog.export(
+        dataset_dir,
+        fmt,
+        out,
+        max_pairs_per_problem=max_pairs_per_problem,
+        seed=seed,
+        force=force,
     )
-    click.echo(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")
+    say(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")
     if report.skipped_no_statement:
-        click.secho(
-            f"left out {report.skipped_no_statement:,} solutions whose problem has no statement",
-            fg="yellow",
-            err=True,
-        )
+        warn(f"left out {report.skipped_no_statement:,} solutions whose problem has no statement")
 
 
 @cli.command("eval-verifier")
@@ -400,6 +625,7 @@ def export_command(
     help="The lists the predictions rank (codelog export --format verifier-lists).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the metrics as one JSON object.")
+@manners
 def eval_verifier_command(predictions: Path, lists_path: Path, as_json: bool) -> None:
     """Score a verifier's rankings (PREDICTIONS: JSONL of list_id + scores/ranking/choice):
     list accuracy and Kendall's tau-b against the true pass rates."""
@@ -423,33 +649,44 @@ def eval_verifier_command(predictions: Path, lists_path: Path, as_json: bool) ->
     for size, score in report.by_size.items():
         click.echo("{:<10} {:>6} {:>8} {:>7} {:>7}".format(f"size {size}", *row(score)))
     if report.missing or report.unknown:
-        click.secho(
+        from codelog.progress import warn
+
+        warn(
             f"{report.missing:,} lists without a prediction (counted wrong); "
-            f"{report.unknown:,} predictions for no list of the file",
-            fg="yellow",
-            err=True,
+            f"{report.unknown:,} predictions for no list of the file"
         )
 
 
 @cli.command()
-@click.argument("dataset_dir", type=click.Path(path_type=Path, file_okay=False))
-def verify(dataset_dir: Path) -> None:
-    """Check a dataset's files (sha256, sizes, rows) and invariants against its manifest.
+@click.argument("dataset_dir", type=LocalPath(path_type=Path, file_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON on stdout.")
+@manners
+def verify(dataset_dir: Path, as_json: bool) -> None:
+    """Check a dataset's files (sha256, sizes, rows), invariants and code hashes.
 
-    Reports every mismatch; exits 1 if there is any.
+    The report goes to stdout, one line per mismatch; exits 1 if there is any. An edited card
+    (README.md) is reported, not failed: it is documentation, not data.
     """
-    from codelog.dataset.verify import verify_dataset
+    import codelog
     from codelog.errors import DatasetError
+    from codelog.progress import show_progress
 
-    report = verify_dataset(dataset_dir)
-    for mismatch in report.mismatches:
-        click.echo(f"{report.path}: {mismatch}", err=True)
+    report = codelog.verify(dataset_dir, progress=show_progress())
+    if as_json:
+        _print_json(report.to_dict())
+    else:
+        for line in report.mismatches:
+            click.echo(f"{report.path}: {line}")
+        for line in report.notes:
+            click.echo(f"{report.path}: note: {line}")
+        if report.ok:
+            click.echo(
+                f"{report.path}: ok ({report.files_checked} files, {report.rows_checked:,} rows, "
+                f"{report.code_hashes_checked:,} code hashes, every invariant holds; "
+                f"card {report.card})"
+            )
     if not report.ok:
         raise DatasetError(f"{report.path}: {len(report.mismatches)} mismatch(es) found")
-    click.echo(
-        f"{report.path}: ok ({report.files_checked} files, {report.rows_checked:,} rows, "
-        "every invariant holds)"
-    )
 
 
 @cli.command()
@@ -460,16 +697,17 @@ def verify(dataset_dir: Path) -> None:
     required=True,
     help="Format of the reports: JUnit XML (pytest, Maven surefire, ...).",
 )
-@click.argument("reports", nargs=-1, required=True)
+@click.argument("reports", nargs=-1, required=True, callback=_local_strings)
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     required=True,
-    help="Export file: .jsonl, .csv or .parquet (the format follows the suffix).",
+    help="Export file: .jsonl, .csv or .parquet (the format follows the suffix). An existing "
+    "file is replaced only with --force.",
 )
 @click.option(
     "--code-root",
-    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    type=LocalPath(path_type=Path, file_okay=False, exists=True),
     help="Directory the reports' code paths are relative to. Default: the current directory.",
 )
 @click.option(
@@ -480,6 +718,8 @@ def verify(dataset_dir: Path) -> None:
     help="Language of rows with no language property.",
 )
 @click.option("--inline", is_flag=True, help="Put the code text in the export instead of its path.")
+@force_option
+@manners
 def convert(
     from_format: str,
     reports: tuple[str, ...],
@@ -487,31 +727,72 @@ def convert(
     code_root: Path | None,
     language: str,
     inline: bool,
+    force: bool,
 ) -> None:
     """Turn test reports into a CI export (one row per test case) for `build --source ci`."""
+    from codelog.files import check_output_file, writing
     from codelog.ingest.ci.formats import expand_inputs
     from codelog.ingest.ci.junit import convert_junit
+    from codelog.progress import say
 
     files = expand_inputs(reports)
-    rows = convert_junit(files, out, language=language, code_root=code_root, inline=inline)
-    click.echo(f"wrote {rows} rows from {len(files)} {from_format} report(s) to {out}")
+    check_output_file(out.resolve(), force=force, inputs=files)
+    with writing(out):
+        rows = convert_junit(files, out, language=language, code_root=code_root, inline=inline)
+    say(f"wrote {rows} rows from {len(files)} {from_format} report(s) to {out}")
 
 
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)  # SIGTERM unwinds like Ctrl-C: cleanup, then 143
     try:
         cli(standalone_mode=False)
     except Interrupted as exc:
-        click.echo(f"Interrupted: {exc}", err=True)
-        sys.exit(130)
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("Interrupted.", err=True)
-        sys.exit(130)
+        kind = "Terminated" if exc.status == 143 else "Interrupted"
+        click.echo(f"{kind}: {exc}", err=True)
+        sys.exit(exc.status)
+    except (click.exceptions.Abort, KeyboardInterrupt) as exc:
+        # click turns KeyboardInterrupt (Terminated too) into Abort, keeping it as the cause
+        terminated = isinstance(exc, Terminated) or isinstance(exc.__cause__, Terminated)
+        click.echo("Terminated." if terminated else "Interrupted.", err=True)
+        sys.exit(143 if terminated else 130)
     except click.ClickException as exc:
         exc.show()
         sys.exit(exc.exit_code)
     except CodelogError as exc:
-        click.secho(f"error: {exc}", fg="red", err=True)
-        sys.exit(1)
+        _error(str(exc))
+    except BrokenPipeError:
+        # `codelog sql ... | head`: the reader left; not an error worth a message
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
+    except OSError as exc:
+        # The disk or the system, not codelog: one line naming the path, no traceback.
+        where = f"{os.fsdecode(exc.filename)}: " if exc.filename else ""
+        _error(f"{where}{exc.strerror or exc}")
+    except Exception as exc:
+        message = _library_error(exc)
+        if message is None:
+            raise
+        _error(message)
+
+
+def _library_error(exc: Exception) -> str | None:
+    """One line for what DuckDB or pyarrow raised about the files they read or wrote (a full
+    disk, a Parquet file damaged in place): their message names the file. None for anything
+    else, which keeps its traceback: that is a bug to report."""
+    from codelog.files import storage_error
+
+    module = type(exc).__module__.lstrip("_")
+    if storage_error(exc) is None and not module.startswith(("duckdb", "pyarrow")):
+        return None
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if len(text) > 300:  # DuckDB quotes whole values (a program's code) in some messages
+        text = text[:300] + "…"
+    return f"{text} (`codelog verify DIR` checks a whole dataset)"
+
+
+def _error(message: str) -> None:
+    click.secho(f"error: {message}", fg="red", err=True)
+    sys.exit(1)
 
 
 if __name__ == "__main__":

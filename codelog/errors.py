@@ -29,3 +29,16 @@ class RecipeError(CodelogError):
 
 class DatasetError(CodelogError):
     """A dataset directory that is missing, incomplete, corrupt or from an incompatible version."""
+
+
+class OutputError(CodelogError):
+    """An output codelog will not write: it would replace what codelog did not create, or an
+    input; or it cannot be written (disk full, read-only, no permission)."""
+
+
+class BusyError(CodelogError):
+    """Another codelog process holds the lock on the same output."""
+
+
+class EmptyResultError(CodelogError):
+    """A run that worked but produced nothing usable (0 rows in, 0 groups kept, 0 rows exported)."""

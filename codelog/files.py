@@ -1,12 +1,22 @@
-"""Files on disk that every stage shares: digests, fsync, temporary directories of dead processes."""
+"""Files on disk that every stage shares: digests, fsync, temporary directories of dead
+processes, and the rules for where codelog may write (local paths only, never over an input,
+never over a file it did not create, one writer per output)."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import glob
 import hashlib
+import json
 import os
+import re
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any
+
+from codelog.errors import BusyError, CodelogError, OutputError
 
 
 def sha256_file(path: Path) -> str:
@@ -75,3 +85,189 @@ def fsync_dir(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+# --- where codelog may write -------------------------------------------------------------------
+
+# `s3://bucket/key`, `hf://datasets/...`, `https://...`; two letters at least, so a Windows
+# drive (`C://`) is not taken for a scheme.
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+://")
+
+
+def local_path(value: str | os.PathLike[str], option: str = "path") -> Path:
+    """`value` as a local Path. A URL is refused: as a Path `s3://b/k` would silently become
+    the local directory `s3:/b/k`."""
+    text = os.fspath(value)
+    if _URL.match(text):
+        raise OutputError(
+            f"{option} {text}: a URL; codelog reads and writes local paths only (copy remote "
+            "data down first; upload results with your storage's own tool, e.g. `aws s3 cp`, "
+            "`huggingface-cli upload`)"
+        )
+    return Path(text)
+
+
+def relation(path: Path, other: Path) -> str | None:
+    """How `path` stands to `other` on disk: "is", "contains", "lies inside", or None."""
+    a, b = path.resolve(), other.resolve()
+    if a == b:
+        return "is"
+    if b.is_relative_to(a):
+        return "contains"
+    if a.is_relative_to(b):
+        return "lies inside"
+    return None
+
+
+def refuse_inputs(
+    out: Path, inputs: Iterable[Path], *, around: Iterable[Path] = (), option: str = "--out"
+) -> None:
+    """Refuse an output that is, contains or lies inside one of `inputs`, or that is or
+    contains one of `around` (directories an output may sit inside, e.g. a CI export root)."""
+    for inp, inside_ok in [*((p, False) for p in inputs), *((p, True) for p in around)]:
+        rel = relation(out, inp)
+        if rel is None or (inside_ok and rel == "lies inside"):
+            continue
+        raise OutputError(
+            f"{option} {out} {rel} the input {inp.resolve()}: codelog never writes over or "
+            f"into its inputs; choose another {option}"
+        )
+
+
+def is_empty_dir(path: Path) -> bool:
+    with os.scandir(path) as entries:
+        return next(entries, None) is None
+
+
+def check_output_dir(
+    out: Path, is_ours: Callable[[Path], bool], kind: str, marker: str, option: str = "--out"
+) -> None:
+    """Refuse to replace `out` unless it is absent, an empty directory, or a `kind` codelog
+    wrote (`is_ours`). There is no --force for this: a directory of someone's files is never
+    deleted, whatever the flags."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise OutputError(f"{option} {out}: exists and is not a directory; it is left alone")
+    if is_ours(out) or is_empty_dir(out):
+        return
+    raise OutputError(
+        f"{option} {out}: exists, is not empty and is not a {kind} (no {marker}); codelog "
+        f"replaces only a {kind} it wrote, so it is left alone: choose another {option}"
+    )
+
+
+# Parquet key-value metadata that marks a file codelog wrote (exports, `sql -o`): such a file
+# may be replaced by the next run; any other existing file needs --force.
+OUTPUT_KEY = b"codelog"
+
+
+def output_metadata() -> dict[bytes, bytes]:
+    from codelog.version import __version__
+
+    return {OUTPUT_KEY: json.dumps({"codelog_version": __version__}).encode()}
+
+
+def written_by_codelog(path: Path) -> bool:
+    """Whether `path` is a Parquet file carrying codelog's mark."""
+    try:
+        import pyarrow.parquet as pq
+
+        metadata = pq.read_schema(path).metadata or {}
+    except Exception:  # not Parquet, unreadable, a directory: not ours
+        return False
+    return OUTPUT_KEY in metadata
+
+
+def check_output_file(
+    out: Path, *, force: bool, inputs: Iterable[Path] = (), option: str = "--out"
+) -> None:
+    """The rule for a file codelog writes: never an input or a file inside an input (even with
+    --force), never a directory; an existing file only if codelog wrote it (a marked Parquet
+    file) or with --force."""
+    refuse_inputs(out, inputs, option=option)
+    if out.is_dir():
+        raise OutputError(f"{option} {out}: is a directory; {option} names the file to write")
+    if out.exists() and not force and not written_by_codelog(out):
+        raise OutputError(
+            f"{option} {out}: exists and codelog did not write it; pass --force to replace it"
+        )
+
+
+@contextlib.contextmanager
+def exclusive_lock(
+    path: Path, what: str, *, wait: bool = False, on_wait: Callable[[str], Any] | None = None
+) -> Iterator[None]:
+    """Hold an exclusive flock on `path` (created if absent, left in place: removing a lock
+    file races with the next process opening it) for the block. Held by another process:
+    BusyError naming its pid, or with `wait`, block until it is released. The kernel drops the
+    lock when the holder exits, however it exits, so a killed build never leaves it stuck."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock to take (codelog is tested on Linux)
+        yield
+        return
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)  # not inherited by the pool's workers
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _lock_holder(fd)
+            message = f"another build of {what} is running (pid {holder})"
+            if not wait:
+                raise BusyError(f"{message}; wait for it, or pass --wait") from None
+            if on_wait is not None:
+                on_wait(f"{message}; waiting for it to finish")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _lock_holder(fd: int) -> str:
+    text = os.pread(fd, 32, 0).decode(errors="replace").strip()
+    return text if text.isdigit() else "unknown"
+
+
+# --- failures of the disk rather than of codelog ----------------------------------------------
+
+STORAGE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM)
+_STORAGE_MESSAGES = tuple(os.strerror(e) for e in STORAGE_ERRNOS)
+
+
+def storage_error(exc: BaseException) -> str | None:
+    """What went wrong, when `exc` is the disk refusing a write (full, over quota, read-only,
+    no permission): an OSError with that errno, or a pyarrow/DuckDB error quoting its message."""
+    if isinstance(exc, OSError) and exc.errno in STORAGE_ERRNOS:
+        return os.strerror(exc.errno)
+    text = str(exc)
+    return next((m for m in _STORAGE_MESSAGES if m in text), None)
+
+
+def storage_error_path(exc: BaseException, fallback: Path) -> str:
+    """The path a storage error names, else `fallback`."""
+    name = getattr(exc, "filename", None)
+    return os.fsdecode(name) if name else str(fallback)
+
+
+
+@contextlib.contextmanager
+def writing(target: Path) -> Iterator[None]:
+    """Turn the disk refusing a write (full, read-only, no permission) while writing `target`
+    into one OutputError naming the path, instead of a library's traceback."""
+    try:
+        yield
+    except CodelogError:
+        raise
+    except Exception as exc:
+        cause = storage_error(exc)
+        if cause is None:
+            raise
+        raise OutputError(
+            f"{storage_error_path(exc, target)}: {cause} (writing {target}; nothing was "
+            "published there, what was there before is unchanged)"
+        ) from None

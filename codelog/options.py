@@ -23,6 +23,8 @@ class BuildOptions:
     workers: int | None = None
     show_progress: bool = True
     kind: str = "solutions"  # what a row is: "solutions" or "repair" (codelog.group.repairs)
+    wait: bool = False  # another build of the same out running: wait for it (else BusyError)
+    license: str | None = None  # the card's license (CodeNet: cdla-permissive-2.0 always)
     # DuckDB's budget for the grouping SQL, which sees only narrow rows (the code is put in
     # order by codelog.publish.spillsort); beyond it DuckDB spills to the staging directory, so peak
     # memory stays flat however large the input. 128MB on 2 cores: 3.3M rows group in 54 s

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -155,10 +157,13 @@ class Recipe:
     repairs: Repairs = field(default_factory=Repairs)
     lint: Lint = field(default_factory=Lint)
     lint_reward: LintReward = field(default_factory=LintReward)
+    # The data's license for the dataset card (an SPDX-style id, e.g. "mit"), for sources that
+    # do not fix it (CI, JUnit; CodeNet is cdla-permissive-2.0); `build --license` overrides it.
+    license: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, in a stable order: what the manifest stores and `from_dict` reads back."""
-        return {
+        data = {
             "name": self.name,
             "statuses": dict(self.statuses),
             "rewards": dict(self.rewards),
@@ -178,16 +183,19 @@ class Recipe:
                 "categories": list(self.lint_reward.categories),
             },
         }
+        if self.license is not None:  # absent when unset: older manifests stay as they were
+            data["license"] = self.license
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "recipe") -> Recipe:
-        known = {"name", "statuses", "rewards", "grouping", "limits", "prompt", "train"}
+        known = {"name", "statuses", "rewards", "grouping", "limits", "prompt", "train", "license"}
         known |= {"repairs", "lint", "lint_reward"}
         unknown = set(data) - known
         if unknown:
             raise RecipeError(f"{where}: unknown section(s) {sorted(unknown)}")
         statuses = dict(data.get("statuses", {}))
-        rewards = {k: float(v) for k, v in data.get("rewards", {}).items()}
+        rewards = {k: _reward(k, v, where) for k, v in data.get("rewards", {}).items()}
         for status, outcome in statuses.items():
             if outcome != UNSCORABLE and outcome not in OUTCOME_NAMES:
                 raise RecipeError(
@@ -200,6 +208,15 @@ class Recipe:
         missing = {o for o in statuses.values() if o != UNSCORABLE} - set(rewards)
         if missing:
             raise RecipeError(f"{where}: [rewards] has no reward for {sorted(missing)}")
+        best_other = max((r for o, r in rewards.items() if o != "accepted"), default=None)
+        if "accepted" in rewards and best_other is not None and rewards["accepted"] <= best_other:
+            beaten = sorted(
+                o for o, r in rewards.items() if o != "accepted" and r >= rewards["accepted"]
+            )
+            raise RecipeError(
+                f"{where}: [rewards] accepted = {rewards['accepted']:g} is not above "
+                f"{', '.join(beaten)} ({best_other:g}): a correct solution must earn the most"
+            )
         recipe = cls(
             name=str(data.get("name", "unnamed")),
             statuses=MappingProxyType(statuses),
@@ -213,9 +230,66 @@ class Recipe:
             lint_reward=_section(
                 LintReward, _tuples(data, "lint_reward", ("categories",)), "lint_reward", where
             ),
+            license=check_license(data["license"], where) if "license" in data else None,
         )
         _check(recipe, where)
         return recipe
+
+
+# Rewards are scores around +-1 (the default recipe spans -1..1); the bound catches typos
+# such as 1e9 that would swamp every advantage, without constraining any sensible scale.
+MAX_ABS_REWARD = 1000.0
+
+# How bad each failure is, best first: rewards should not rank a worse failure above a better
+# one (a compile error is further from correct than a wrong answer). Outcomes on one level are
+# not ordered among themselves.
+OUTCOME_ORDER: tuple[frozenset[str], ...] = (
+    frozenset({"accepted"}),
+    frozenset({"wrong_answer", "presentation_error", "query_limit"}),
+    frozenset({"time_limit", "memory_limit", "output_limit", "runtime_error"}),
+    frozenset({"compile_error"}),
+)
+
+
+def _reward(outcome: str, value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise RecipeError(f"{where}: [rewards] {outcome} = {value!r} is not a number")
+    reward = float(value)
+    if not math.isfinite(reward) or abs(reward) > MAX_ABS_REWARD:
+        raise RecipeError(
+            f"{where}: [rewards] {outcome} = {value!r}: a reward must be a finite number "
+            f"within +-{MAX_ABS_REWARD:g}"
+        )
+    return reward
+
+
+_LICENSE_ID = re.compile(r"^[a-z0-9][a-z0-9.+-]*$")
+
+
+def check_license(value: Any, where: str = "--license") -> str:
+    """A license id as the Hugging Face hub spells them: lowercase, e.g. mit, apache-2.0."""
+    if not isinstance(value, str) or not _LICENSE_ID.match(value):
+        raise RecipeError(
+            f"{where}: license {value!r} is not a license id such as mit, apache-2.0, "
+            "cc-by-4.0 or other (lowercase; see https://huggingface.co/docs/hub/repositories-licenses)"
+        )
+    return value
+
+
+def reward_order_warnings(recipe: Recipe) -> list[str]:
+    """Where the rewards rank a worse kind of failure above a better one (OUTCOME_ORDER):
+    allowed (a recipe may mean it), but worth a warning."""
+    level = {o: i for i, group in enumerate(OUTCOME_ORDER) for o in group}
+    rewards = recipe.rewards
+    found = []
+    for worse in sorted(rewards, key=lambda o: (level.get(o, 99), o)):
+        for better in sorted(rewards, key=lambda o: (level.get(o, 99), o)):
+            if level.get(better, 99) < level.get(worse, 99) and rewards[worse] > rewards[better]:
+                found.append(
+                    f"{recipe.name}: [rewards] {worse} = {rewards[worse]:g} is above "
+                    f"{better} = {rewards[better]:g}, though {worse} is the worse outcome"
+                )
+    return found
 
 
 def _section(kind: type, data: Mapping[str, Any], name: str, where: str) -> Any:

@@ -10,7 +10,11 @@ nothing.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +29,9 @@ from codelog.options import BuildOptions
 from codelog.recipe import Recipe, load_recipe
 
 from .codenet_tree import CodenetTree
+
+REPO = Path(__file__).resolve().parents[1]
+JUNIT_REPORT = REPO / "tests" / "fixtures" / "junit" / "pytest-report.xml"
 
 MAX_SOURCE_BYTES = 4096  # small, so the too-large case needs no megabyte file
 
@@ -378,3 +385,102 @@ def test_a_ragged_problem_list_row_fails_naming_the_line(tmp_path):
     _ragged_problem_list(tree)
     with pytest.raises(InputError, match=r"problem_list\.csv line 2: .*Found: 9"):
         build(tree, tmp_path / "out", "fail")
+
+
+# --- the disk, not the input: one `error:` line naming the path, never a traceback -------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):
+    """A 1 MiB tmpfs (root only: mount needs it), unmounted afterwards whatever happens."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root")
+    mount = tmp_path / "small"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.decode().strip()}")
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def fill(disk: Path, leave_kib: int) -> None:
+    """Leave about `leave_kib` KiB free on `disk`."""
+    free = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize
+    (disk / "filler").write_bytes(b"\0" * max(0, free - leave_kib * 1024))
+
+
+def codelog_cli(*args: str | Path) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "codelog.cli", *map(str, args)]
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+
+
+def assert_one_error_line(result: subprocess.CompletedProcess, path: Path) -> None:
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
+    assert str(path) in result.stderr
+    assert "No space left on device" in result.stderr
+
+
+# The sample stages about 190 KiB and publishes about 170 KiB: with 64 KiB free the staging
+# fails, with 260 KiB the staging fits and publishing does not.
+@pytest.mark.parametrize("leave_kib", [64, 260], ids=["while-staging", "while-publishing"])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_full_disk_is_one_error_line_naming_the_path(small_disk, leave_kib, workers):
+    fill(small_disk, leave_kib)
+    result = codelog_cli("build", "--out", small_disk / "ds", "--workers", workers)
+    assert_one_error_line(result, small_disk)
+    left = sorted(p.name for p in small_disk.iterdir())
+    assert "ds" not in left and not [n for n in left if ".tmp-" in n or ".old-" in n], left
+
+
+def test_a_full_disk_keeps_the_previous_dataset(small_disk):
+    assert codelog_cli("build", "--out", small_disk / "ds", "--workers", "1").returncode == 0
+    before = (small_disk / "ds" / "manifest.json").read_bytes()
+    fill(small_disk, 32)
+    result = codelog_cli("build", "--out", small_disk / "ds", "--seed", "1", "--workers", "1")
+    assert_one_error_line(result, small_disk)
+    assert (small_disk / "ds" / "manifest.json").read_bytes() == before
+
+
+@pytest.mark.parametrize("command", ["export", "sql", "convert"])
+def test_file_outputs_on_a_full_disk_are_one_error_line(small_disk, sample_dataset, command):
+    tree = Path(shutil.copytree(JUNIT_REPORT.parent, small_disk / "tree"))  # code paths inside
+    out = tree / ("x.jsonl" if command == "convert" else "x.parquet")
+    fill(small_disk, 0)
+    args = {
+        "export": ["export", sample_dataset, "--format", "kto", "--out", out],
+        "sql": ["sql", sample_dataset, "SELECT * FROM solutions", "-o", out],
+        "convert": ["convert", "--from", "junit", tree / JUNIT_REPORT.name, "--out", out],
+    }[command]
+    if command == "convert":
+        args += ["--code-root", tree]
+    result = codelog_cli(*args)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: "), result.stderr
+    assert "No space left on device" in result.stderr
+    assert not out.exists()
+    assert [p.name for p in out.parent.iterdir() if p.name.startswith(".")] == [], "no temp file"
+
+
+def test_a_missing_plot_directory_is_one_error_line(sample_dataset, tmp_path):
+    result = codelog_cli("stats", sample_dataset, "--plot", tmp_path / "nowhere" / "s.png")
+    assert result.returncode == 1
+    assert result.stderr == f"error: {tmp_path / 'nowhere' / 's.png'}: No such file or directory\n"
+
+
+def test_a_manifest_missing_its_recipe_is_a_dataset_error(sample_dataset, tmp_path):
+    ds = Path(shutil.copytree(sample_dataset, tmp_path / "ds"))
+    manifest = json.loads((ds / "manifest.json").read_text())
+    del manifest["recipe"]
+    (ds / "manifest.json").write_text(json.dumps(manifest))
+    for args in (
+        ["export", ds, "--format", "verl", "--out", tmp_path / "v.parquet"],
+        ["stats", ds],
+    ):
+        result = codelog_cli(*args)
+        assert result.stderr == f"error: {ds / 'manifest.json'}: missing or malformed recipe\n"

@@ -32,7 +32,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from codelog.dataset.open import open_dataset, read_manifest
-from codelog.errors import CodelogError
+from codelog.errors import CodelogError, EmptyResultError
+from codelog.files import check_output_file, output_metadata
 from codelog.prompts import render_prompt
 from codelog.publish.manifest import dataset_kind
 from codelog.recipe import Recipe
@@ -60,8 +61,13 @@ def export_dataset(
     *,
     max_pairs_per_group: int = DEFAULT_MAX_PAIRS,
     seed: int = 0,
+    force: bool = False,
 ) -> ExportReport:
-    """Writes the `fmt` view of the dataset to the Parquet file `out`."""
+    """Writes the `fmt` view of the dataset to the Parquet file `out`.
+
+    `out` may not lie inside the dataset; an existing `out` is replaced only when codelog
+    wrote it, or with `force` (codelog.files.check_output_file). Writing 0 rows is an
+    EmptyResultError saying why, and leaves `out` as it was."""
     if fmt not in EXPORT_FORMATS:
         raise CodelogError(f"unknown export format {fmt!r}; one of {', '.join(EXPORT_FORMATS)}")
     if max_pairs_per_group < 1:
@@ -70,6 +76,7 @@ def export_dataset(
     manifest = read_manifest(root)
     recipe = Recipe.from_dict(manifest["recipe"], where=f"{root}/manifest.json recipe")
     out = Path(out).resolve()
+    check_output_file(out, force=force, inputs=[root])
     if out.is_dir():
         raise CodelogError(f"{out}: is a directory; --out names the Parquet file to write")
     if dataset_kind(manifest) == "repair":
@@ -86,8 +93,11 @@ def export_dataset(
         elif fmt == "kto":
             query = KTO_SQL
         else:
-            query = verl_sql(f"codelog/{manifest['source']}")
-        rows = _write_atomically(con.sql(query).to_arrow_reader(BATCH_ROWS), out)
+            query = verl_sql(f"codelog/{manifest.get('source', 'unknown')}")
+        try:
+            rows = _write_atomically(con.sql(query).to_arrow_reader(BATCH_ROWS), out)
+        except EmptyResultError:
+            raise EmptyResultError(_why_empty(con, fmt, out, skipped)) from None
         # Counted from the written file: cheaper than running the export query twice.
         where = "extra_info." if fmt == "verl" else ""
         groups = con.sql(
@@ -97,6 +107,18 @@ def export_dataset(
     finally:
         con.close()
     return ExportReport(out=out, format=fmt, rows=rows, groups=groups, skipped_no_statement=skipped)
+
+
+def _why_empty(con: duckdb.DuckDBPyConnection, fmt: str, out: Path, skipped: int) -> str:
+    solutions, groups = con.sql(
+        "SELECT count(*), count(DISTINCT (problem_id, language)) FROM solutions"
+    ).fetchall()[0]
+    why = [f"{solutions:,} solutions in {groups:,} groups"]
+    if skipped:
+        why.append(f"{skipped:,} left out because their problem has no statement")
+    if fmt == "dpo":
+        why.append("dpo needs a group with a correct and an incorrect solution")
+    return f"0 {fmt} rows to write ({'; '.join(why)}); {out} was not written"
 
 
 def _register_prompts(con: duckdb.DuckDBPyConnection, template: str) -> int:
@@ -199,11 +221,14 @@ def _write_atomically(reader: pa.RecordBatchReader, out: Path) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     rows = 0
+    marked = reader.schema.with_metadata({**(reader.schema.metadata or {}), **output_metadata()})
     try:
-        with pq.ParquetWriter(tmp, reader.schema, compression="zstd") as writer:
+        with pq.ParquetWriter(tmp, marked, compression="zstd") as writer:
             for batch in reader:
                 writer.write_batch(batch)
                 rows += batch.num_rows
+        if rows == 0:
+            raise EmptyResultError(f"0 rows to write to {out}")
         os.replace(tmp, out)
     finally:
         tmp.unlink(missing_ok=True)

@@ -14,7 +14,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -24,6 +24,7 @@ import pyarrow as pa
 
 from codelog.dataset.open import open_dataset, view_statements
 from codelog.errors import CodelogError
+from codelog.files import check_output_file, output_metadata, writing
 from codelog.sql import literal
 
 Format = Literal["csv", "json", "parquet"]
@@ -33,7 +34,9 @@ FORMATS: tuple[Format, ...] = ("csv", "json", "parquet")
 _COPY_OPTIONS = {
     "csv": "FORMAT csv, HEADER true",
     "json": "FORMAT json",
-    "parquet": "FORMAT parquet, COMPRESSION zstd",
+    "parquet": "FORMAT parquet, COMPRESSION zstd, KV_METADATA {"
+    + ", ".join(f"{k.decode()}: {literal(v.decode())}" for k, v in output_metadata().items())
+    + "}",
 }
 # The user's result is registered under this name to be COPYed; unlikely to shadow theirs.
 _RESULT_VIEW = "codelog_sql_result"
@@ -124,24 +127,40 @@ def format_cell(value: Any) -> str:
 
 
 def write_result(
-    con: duckdb.DuckDBPyConnection, query: str, fmt: Format, out: Path | None, stdout: IO[bytes]
+    con: duckdb.DuckDBPyConnection,
+    query: str,
+    fmt: Format,
+    out: Path | None,
+    stdout: IO[bytes],
+    *,
+    force: bool = False,
+    inputs: Sequence[Path] = (),
 ) -> None:
-    """Writes the query's result as `fmt` to the file `out`, or to `stdout` when `out` is None."""
+    """Writes the query's result as `fmt` to the file `out`, or to `stdout` when `out` is None.
+
+    `out` follows codelog.files.check_output_file: never one of `inputs` (the dataset) or a
+    file inside it; an existing file only when codelog wrote it (Parquet), or with `force`."""
     if fmt not in FORMATS:
         raise CodelogError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
     if out is None and fmt == "parquet":
         raise CodelogError("parquet output needs a file: pass --output FILE")
-    with _duckdb_errors():
-        con.sql(query).create_view(_RESULT_VIEW, replace=True)
     if out is not None:
         out = out.resolve()
-        if out.is_dir():
-            raise CodelogError(f"{out}: is a directory; --output names the file to write")
-        out.parent.mkdir(parents=True, exist_ok=True)
+        check_output_file(out, force=force, inputs=inputs, option="--output")
+    with _duckdb_errors():
+        # Registered, not made a view: a PIVOT whose columns come from the data cannot be a
+        # view (DuckDB computes its columns first), and the registered relation takes any query.
+        relation = con.sql(query)
+        if relation is None:
+            raise QueryError("the statement returns no rows to write (SET, CREATE, ...)")
+        con.register(_RESULT_VIEW, relation)
+    if out is not None:
         tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
         try:
-            _copy(con, fmt, tmp)
-            os.replace(tmp, out)
+            with writing(out):
+                out.parent.mkdir(parents=True, exist_ok=True)
+                _copy(con, fmt, tmp)
+                os.replace(tmp, out)
         finally:
             tmp.unlink(missing_ok=True)
         return

@@ -22,12 +22,15 @@ CodeNet build. Definitions:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
-from codelog.dataset.open import open_dataset, read_manifest
+from codelog.dataset.open import check_dataset, open_dataset
+from codelog.errors import CodelogError
 
 # Reject reasons decided at or after the dedup step (codelog.group.grouping): their rows were scorable
 # submissions that took part in dedup, unlike rows rejected while reading or normalising.
@@ -130,7 +133,7 @@ def size_bucket(n: int) -> tuple[int, int]:
 
 def compute_stats(dataset: str | Path) -> Stats:
     root = Path(dataset).resolve()
-    manifest = read_manifest(root)
+    manifest = check_dataset(root)
     con = open_dataset(root)
     try:
         return _compute(con, root, manifest)
@@ -383,8 +386,27 @@ def render_tables(stats: Stats) -> list:
     return [heading, overview, outcomes, sizes, rejects, dedup, lengths, profile]
 
 
+def stats_data(stats: Stats) -> dict[str, Any]:
+    """The stats as plain data (`codelog stats --json`): the dataclasses, plus the dedup ratio."""
+    data = dataclasses.asdict(stats)
+    data["dataset"] = str(stats.dataset)
+    data["dedup"].update(ratio=stats.dedup.ratio, removed_share=stats.dedup.removed_share)
+    return data
+
+
+def require_plotting() -> None:
+    """A clear error, before any work, when the `plot` extra is not installed."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise CodelogError(
+            "--plot needs matplotlib, which is not installed: pip install 'codelog[plot]'"
+        ) from None
+
+
 def plot_stats(stats: Stats, path: str | Path) -> Path:
     """The same numbers as figures, one panel each, saved to `path` (PNG, SVG, PDF by suffix)."""
+    require_plotting()
     import matplotlib
 
     matplotlib.use("Agg")  # files only: never needs a display

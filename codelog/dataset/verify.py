@@ -1,20 +1,26 @@
 """`codelog verify`: check a dataset directory against its manifest and the dataset invariants.
 
-Two kinds of check, and every failure is reported (not just the first):
-- files: each file the manifest lists exists, has its size, sha256 and row count, and no
-  unlisted file sits beside them;
-- invariants, recomputed from the tables themselves: rows in = solutions + rejects and the
-  per-reason counts match the rejects table; every group has enough correct and incorrect
-  solutions and at most the recipe's cap of correct ones; no two solutions of a problem share
-  a dedup key; no submission id is in two places; rewards are the recipe's.
+Three kinds of check, and every failure is reported (not just the first):
+- files: each data file the manifest lists exists, has its size, sha256 and row count, and no
+  unlisted file sits beside them (hidden files, such as a hub upload's .gitattributes, are
+  noted, not failed);
+- invariants, recomputed from the tables themselves: rows in = solutions + rejects, the
+  per-reason and per-status counts match the tables; every group has enough correct and
+  incorrect solutions and at most the recipe's cap of correct ones; no two solutions of a
+  problem share a dedup key; no submission id is in two places; rewards are the recipe's and
+  finite;
+- code: each solution's AST hash and syntax flag recomputed from its code (when this codelog
+  hashes with the form and grammar version the manifest names).
 A bit flip is caught by the hashes; a consistent rewrite (table and manifest edited together)
-by the invariants.
+by the invariants and the code hashes. The card (README.md) is documentation that users and
+`datasets-cli test --save_info` edit: it is reported as "edited", never failed.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +28,11 @@ import pyarrow.parquet as pq
 
 from codelog.dataset.open import MANIFEST, TABLES, open_dataset, read_manifest
 from codelog.files import sha256_file
-from codelog.publish.manifest import dataset_kind, tables_of
+from codelog.progress import rate_progress
+from codelog.publish.manifest import CARD, dataset_kind, tables_of
+from codelog.stage.ast_hash import hash_identity, parse_code
+
+CODE_BATCH_ROWS = 2048
 
 
 @dataclass
@@ -30,15 +40,22 @@ class VerifyReport:
     path: Path
     files_checked: int = 0
     rows_checked: int = 0
+    code_hashes_checked: int = 0
+    card: str = "as built"  # "as built", "edited" or "missing": never a mismatch
     mismatches: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # worth knowing, not failures
 
     @property
     def ok(self) -> bool:
         return not self.mismatches
 
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "path": str(self.path), "ok": self.ok}
 
-def verify_dataset(path: str | Path) -> VerifyReport:
-    """Check every file and invariant of the dataset at `path` (DatasetError if no manifest)."""
+
+def verify_dataset(path: str | Path, *, progress: bool = False) -> VerifyReport:
+    """Check every file, invariant and code hash of the dataset at `path` (DatasetError if it
+    has no manifest). `progress`: a bar while the code hashes are recomputed."""
     root = Path(path).resolve()
     manifest = read_manifest(root)
     report = VerifyReport(root)
@@ -54,6 +71,7 @@ def verify_dataset(path: str | Path) -> VerifyReport:
         report.mismatches += found
     else:
         _check_invariants(root, manifest, report)
+        _check_code_hashes(root, manifest, report, progress)
     return report
 
 
@@ -70,10 +88,16 @@ def _check_files(
             bad(f"{MANIFEST}: does not list {table}.parquet")
     present = {p.name for p in root.iterdir()}
     for name in sorted(present - set(files) - {MANIFEST}):
-        bad(f"{name}: not listed in the manifest")
+        if name.startswith("."):  # .gitattributes of a hub upload, editor files: not data
+            report.notes.append(f"{name}: not part of the dataset (hidden file, not checked)")
+        else:
+            bad(f"{name}: not listed in the manifest")
     readable = set()
     for name, entry in files.items():
         file = root / name
+        if name == CARD:
+            _check_card(file, entry, report)
+            continue
         if not file.is_file():
             bad(f"{name}: listed in the manifest but missing")
             continue
@@ -100,6 +124,17 @@ def _check_files(
             continue
         readable.add(name.removesuffix(".parquet"))
     return readable
+
+
+def _check_card(file: Path, entry: dict[str, Any], report: VerifyReport) -> None:
+    if not file.is_file():
+        report.card = "missing"
+        report.notes.append(f"{CARD}: missing (the card is documentation, not data)")
+        return
+    report.files_checked += 1
+    if file.stat().st_size != entry.get("bytes") or sha256_file(file) != entry.get("sha256"):
+        report.card = "edited"
+        report.notes.append(f"{CARD}: edited since the build (the card is documentation, not data)")
 
 
 # Each invariant: (what it says, query returning offending rows as (description,) tuples).
@@ -149,6 +184,11 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                       || coalesce(r.reward::VARCHAR, 'nothing')
                FROM solutions s LEFT JOIN recipe_rewards r USING (outcome)
                WHERE s.reward IS DISTINCT FROM r.reward""",
+        ),
+        (
+            "every reward is finite",
+            """SELECT submission_id || ': reward ' || reward::VARCHAR
+               FROM solutions WHERE NOT isfinite(reward)""",
         ),
         (
             "every problem with solutions is in the problems table",
@@ -208,7 +248,7 @@ def _lint_invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
 
 def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport) -> None:
     bad = report.mismatches.append
-    con = open_dataset(root)  # the same views users query
+    con = open_dataset(root, check=False)  # the same views users query; files checked above
     recipe = manifest.get("recipe") or {}
     rewards = recipe.get("rewards") or {}
     con.execute("CREATE TABLE recipe_rewards (outcome VARCHAR, reward DOUBLE)")
@@ -238,6 +278,17 @@ def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport
             )
     _compare_counts("rejects_by_reason", counts.get("rejects_by_reason"), by_reason, bad)
     _compare_counts("outcomes", counts.get("outcomes"), outcomes, bad)
+    statuses = {
+        "null" if status is None else status: n  # JSON spells a None key "null"
+        for status, n in con.execute(
+            "SELECT status, count(*) FROM (SELECT status FROM solutions "
+            "UNION ALL SELECT status FROM rejects) GROUP BY 1"
+        ).fetchall()
+    }
+    _compare_counts("statuses_in", counts.get("statuses_in"), statuses, bad)
+    for outcome, reward in rewards.items():
+        if not (isinstance(reward, int | float) and math.isfinite(reward)):
+            bad(f"recipe: reward of {outcome} is {reward!r}, not a finite number")
     for rule, query in _invariant_queries(recipe):
         offenders = [row[0] for row in con.execute(query).fetchall()]
         for offender in offenders[:20]:
@@ -257,3 +308,40 @@ def _compare_counts(
                 f"counts: manifest {name}[{key}] is {claimed.get(key, 0)}, "
                 f"tables give {actual.get(key, 0)}"
             )
+
+
+def _check_code_hashes(
+    root: Path, manifest: dict[str, Any], report: VerifyReport, progress: bool
+) -> None:
+    """Recompute every solution's AST hash and syntax flag from its code."""
+    language = manifest.get("language") or ""
+    built_with, ours = manifest.get("ast_hash"), hash_identity(language)
+    if built_with is None or ours is None:
+        report.notes.append(f"code hashes not recomputed: no grammar for {language!r}")
+        return
+    if built_with != ours:
+        report.notes.append(
+            f"code hashes not recomputed: built with {built_with}, this codelog hashes with {ours}"
+        )
+        return
+    wrong: list[str] = []
+    file = pq.ParquetFile(root / "solutions.parquet")
+    columns = ["submission_id", "code", "ast_hash", "syntax_ok"]
+    with rate_progress("solutions", disable=not progress) as bar:
+        task = bar.add_task("code hashes", total=file.metadata.num_rows)
+        for batch in file.iter_batches(CODE_BATCH_ROWS, columns=columns):
+            for sid, code, ast_hash, syntax_ok in zip(
+                *(batch.column(c).to_pylist() for c in columns), strict=True
+            ):
+                parsed = parse_code(code or "", language)
+                if (parsed.ast_hash, parsed.syntax_ok) != (ast_hash, syntax_ok):
+                    wrong.append(
+                        f"{sid}: ast_hash {str(ast_hash)[:12]}… syntax_ok {syntax_ok}, its code "
+                        f"gives {parsed.ast_hash[:12]}… syntax_ok {parsed.syntax_ok}"
+                    )
+            report.code_hashes_checked += batch.num_rows
+            bar.advance(task, batch.num_rows)
+    for line in wrong[:20]:
+        report.mismatches.append(f"code hash: {line}")
+    if len(wrong) > 20:
+        report.mismatches.append(f"code hash: {len(wrong) - 20} more solutions")

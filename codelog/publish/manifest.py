@@ -6,6 +6,7 @@ Layout of a dataset:  solutions.parquet  rejects.parquet  problems.parquet  mani
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 from collections.abc import Iterable
@@ -15,15 +16,17 @@ from typing import Any
 import duckdb
 import pyarrow.parquet as pq
 
-from codelog.errors import DatasetError
+from codelog.errors import CodelogError, DatasetError
 from codelog.files import file_digest, sha256_file
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
+from codelog.recipe import check_license
 from codelog.stage.ast_hash import hash_identity
 from codelog.version import __version__
 
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
+CARD = "README.md"  # the dataset card: documentation, checked by nothing but its presence
 TABLES = ("solutions", "rejects", "problems")
 # What a dataset's rows are (DESIGN.md "kind") -> its tables; a manifest without "kind" is
 # a solutions dataset (every dataset built before the other kinds existed).
@@ -55,11 +58,25 @@ def file_entries(root: Path, names: Iterable[str]) -> dict[str, dict[str, Any]]:
     return entries
 
 
+def is_dataset(path: Path) -> bool:
+    """Whether `path` is a directory codelog published: it holds a codelog manifest (of any
+    format version, so a rebuild may replace a dataset of an older codelog)."""
+    try:
+        manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and {"codelog_version", "format_version"} <= set(manifest)
+
+
 def write_manifest(root: Path, manifest: dict[str, Any]) -> None:
     path = root / MANIFEST
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n", encoding="utf-8")
     os.replace(tmp, path)
+
+
+# What every reader relies on; the rest (sources, counts' keys) is read with defaults.
+_REQUIRED: dict[str, type] = {"recipe": dict, "counts": dict, "files": dict}
 
 
 def read_manifest(path: str | Path) -> dict[str, Any]:
@@ -76,6 +93,11 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise DatasetError(f"{manifest_path}: unreadable manifest: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise DatasetError(f"{manifest_path}: not a manifest (a JSON object is expected)")
+    wrong = [k for k, kind in _REQUIRED.items() if not isinstance(manifest.get(k), kind)]
+    if wrong:
+        raise DatasetError(f"{manifest_path}: missing or malformed {', '.join(wrong)}")
     version = manifest.get("format_version")
     if version != FORMAT_VERSION:
         raise DatasetError(
@@ -136,6 +158,7 @@ def build_manifest(
         "format_version": FORMAT_VERSION,
         "source": options.source,
         "language": scan.language,
+        "license": data_license(options),
         "seed": options.seed,
         "recipe": options.recipe.to_dict(),
         "input_fingerprint": fingerprint.hexdigest(),
@@ -156,7 +179,62 @@ def build_manifest(
     }
 
 
-_LICENCE = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
+# The license the data itself comes under, where the source fixes it.
+SOURCE_LICENSES = {"codenet": "cdla-permissive-2.0"}
+_LICENSE_NOTES = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
+
+
+def data_license(options: BuildOptions) -> str | None:
+    """The card's license: the source's own (CodeNet), else --license, else the recipe's."""
+    fixed = SOURCE_LICENSES.get(options.source)
+    if fixed is not None:
+        if options.license is not None and options.license != fixed:
+            raise CodelogError(
+                f"--license {options.license}: {options.source} data is {fixed}; "
+                "--license is for --source ci/junit"
+            )
+        return fixed
+    chosen = options.license if options.license is not None else options.recipe.license
+    return check_license(chosen) if chosen is not None else None
+
+
+def size_category(n: int) -> str:
+    """The hub's size bucket of n examples: n<1K, 1K<n<10K, ..., n>1T."""
+    names = ["1K", "10K", "100K", "1M", "10M", "100M", "1B", "10B", "100B", "1T"]
+    if n < 1000:
+        return "n<1K"
+    for low, high in itertools.pairwise(names):
+        if n < 10 ** (3 + names.index(high)):
+            return f"{low}<n<{high}"
+    return "n>1T"
+
+
+def _card_metadata(manifest: dict[str, Any]) -> str:
+    source, language = manifest["source"], manifest["language"]
+    lines = []
+    if manifest.get("license"):
+        lines.append(f"license: {manifest['license']}")
+    title = {"codenet": "Project CodeNet", "ci": "CI runs", "junit": "JUnit reports"}
+    lines += [
+        f"pretty_name: {title.get(source, source)} {language} judged solutions (codelog)",
+        "task_categories:",
+        "- text-generation",
+        "- reinforcement-learning",
+        "size_categories:",
+        f"- {size_category(manifest['counts']['solutions'])}",
+        "source_datasets:",
+        # derived from IBM's Project CodeNet; a CI export is the user's own data
+        f"- {'extended' if source == 'codenet' else 'original'}",
+    ]
+    return "\n".join(_yaml_line(line) for line in lines) + "\n"
+
+
+def _yaml_line(line: str) -> str:
+    """A YAML line whose value is quoted when YAML could misread it (a colon, a leading `-`)."""
+    key, sep, value = line.partition(": ")
+    if sep and (":" in value or value.startswith(("-", "{", "[", "'", '"', "&", "*", "!", "#"))):
+        return f"{key}: {json.dumps(value)}"
+    return line
 
 
 def _lint_note(recipe: dict[str, Any]) -> str:
@@ -183,8 +261,13 @@ def dataset_card(manifest: dict[str, Any]) -> str:
         or "| (none) | 0 |"
     )
     outcomes = "\n".join(f"| {o} | {n:,} |" for o, n in counts["outcomes"].items())
+    license_line = (
+        f"License: {manifest['license']}.\n"
+        if manifest.get("license")
+        else "License: not stated (rebuild with `codelog build --license ID`).\n"
+    )
     return f"""---
-configs:
+{_card_metadata(manifest)}configs:
 - config_name: solutions
   data_files: solutions.parquet
   default: true
@@ -222,4 +305,4 @@ Verdict conflicts: {counts["verdict_conflicts"]:,} programs were judged differen
 
 Load with `datasets.load_dataset("path/to/this/dir")` (the `solutions` config by default) or
 query with `codelog sql path/to/this/dir "SELECT ..."`.
-{_LICENCE.get(manifest["source"], "")}"""
+{_LICENSE_NOTES.get(manifest["source"], license_line)}"""

@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from codelog import schema
-from codelog.errors import CodelogError
+from codelog.errors import CodelogError, EmptyResultError
 from codelog.group.grouping import classify_sql, placed_sql, register_recipe_tables
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
@@ -81,6 +81,9 @@ def group_and_publish(
         # Not TEMP: the spill threads read it through cursors (connections of their own).
         con.execute(f"CREATE TABLE fate AS {fate}")
         layout = _layout(options)
+        empty = nothing_kept(con)
+        if empty:  # before anything is written: the previous dataset, if any, stays
+            raise EmptyResultError(empty)
         if recipe.lint.enabled:  # off by default: a default build never runs Ruff
             lint_solutions(con, recipe, scratch, scan.language)
         runs = _spill_runs(con, parts, scratch, layout)
@@ -108,6 +111,42 @@ def group_and_publish(
         con.close()
         shutil.rmtree(scratch, ignore_errors=True)
     return manifest
+
+
+# What to check first when everything went one way, by the reason most rows were rejected for.
+_HINTS = {
+    "missing_source": "is --root right?",
+    "unreadable_source": "can this user read the sources?",
+    "path_escape": "do the code paths lie inside --root?",
+    "unknown_status": "the recipe's [statuses] names none of the statuses seen",
+    "unscorable": "every verdict is a judge-side failure",
+    "no_contrast": "no problem has both a correct and an incorrect solution "
+    "(see the recipe's [grouping] min_correct / min_incorrect)",
+    "too_large": "see the recipe's [limits] max_source_bytes",
+}
+
+
+def nothing_kept(con: duckdb.DuckDBPyConnection) -> str | None:
+    """None when the grouping kept a group; else why not, counted by reason, with a hint
+    and one example row, e.g. "0 groups: 1,600 rows rejected as missing_source — is --root
+    right? (e.g. s1: no such file ...)"."""
+    if con.sql("SELECT count(*) FROM fate WHERE reason IS NULL").fetchall()[0][0]:
+        return None
+    reasons = con.sql("SELECT reason, count(*) FROM fate GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()
+    parts = [f"{n:,} rows rejected as {reason}" for reason, n in reasons[:1]]
+    parts += [f"{n:,} as {reason}" for reason, n in reasons[1:]]
+    message = "0 groups: " + ", ".join(parts)
+    top = reasons[0][0] if reasons else None
+    if top in _HINTS:
+        message += f" — {_HINTS[top]}"
+    example = con.execute(
+        "SELECT submission_id, detail FROM fate WHERE reason = ? AND detail IS NOT NULL "
+        "ORDER BY seq LIMIT 1",
+        [top],
+    ).fetchall()
+    if example:
+        message += f" (e.g. {example[0][0]}: {example[0][1]})"
+    return message + "; nothing was published"
 
 
 def _connect(options: BuildOptions, scratch: Path) -> duckdb.DuckDBPyConnection:

@@ -15,7 +15,14 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from codelog.files import fsync_dir, fsync_tree, stale_temp_dirs
+from codelog.files import (
+    check_output_dir,
+    fsync_dir,
+    fsync_tree,
+    refuse_inputs,
+    stale_temp_dirs,
+)
+from codelog.publish.manifest import MANIFEST, is_dataset
 
 ROW_GROUP_ROWS = 16_384
 
@@ -75,13 +82,25 @@ def write_table(path: Path, schema: pa.Schema, batches: Iterable[pa.RecordBatch]
     return sink.rows
 
 
+def check_dataset_out(
+    out: Path, inputs: Iterable[Path] = (), around: Iterable[Path] = (), option: str = "--out"
+) -> None:
+    """Refuse a dataset output that is, contains or lies inside an input (or is or contains a
+    directory of `around`), and any existing `out` but an empty directory or a codelog dataset."""
+    refuse_inputs(out, inputs, around=around, option=option)
+    check_output_dir(out, is_dataset, "codelog dataset", MANIFEST, option=option)
+
+
 @contextlib.contextmanager
 def publishing(out: Path) -> Iterator[Path]:
     """A temporary directory beside `out`, renamed to `out` when the block succeeds.
 
     On any error the temporary directory is removed and `out` keeps its previous content.
+    `out` is replaced only when it is absent, empty or a codelog dataset (OutputError before
+    anything is written otherwise), whoever calls this.
     """
     out = out.resolve()
+    check_output_dir(out, is_dataset, "codelog dataset", MANIFEST)
     out.parent.mkdir(parents=True, exist_ok=True)
     for kind, stale in stale_temp_dirs(out.parent, f".{out.name}"):
         if kind == "old" and not out.exists():  # died between its two renames: put it back
@@ -96,6 +115,8 @@ def publishing(out: Path) -> Iterator[Path]:
         yield tmp
         fsync_tree(tmp)
         if out.exists():
+            # again: the directory may have gained files while the build ran
+            check_output_dir(out, is_dataset, "codelog dataset", MANIFEST)
             os.replace(out, old)
         os.replace(tmp, out)
         fsync_dir(out.parent)

@@ -7,6 +7,7 @@ re-runs only the SQL. A finished stage is swapped into place whole (tmp dir + re
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import multiprocessing
@@ -38,7 +39,6 @@ from codelog.version import __version__
 
 STAGE_BATCH_ROWS = 1024
 STAGE_FILE = "stage.json"
-
 
 
 def staging_key(scan: SourceScan, options: BuildOptions) -> str:
@@ -179,6 +179,9 @@ def _run_stage_tasks(tasks: Iterator[StageTask], workers: int) -> Iterator[Any]:
                 yield from _collect(index_of, FIRST_COMPLETED)
         yield from _collect(index_of, ALL_COMPLETED)
     except BaseException:
+        # Stop the workers before the caller removes the directory they write into: a batch
+        # finishing after the removal would leave a half-deleted staging directory behind.
+        _kill_workers(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     else:
@@ -198,19 +201,53 @@ def _collect(index_of: dict[Future, int], until: str) -> Iterator[Any]:
 
 
 def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:
-    """A pool whose workers ignore Ctrl-C: the parent alone reacts, stops them, reports once.
+    """A pool whose workers ignore Ctrl-C and SIGTERM and die with the parent.
 
-    The workers are spawned while SIGINT is ignored, a disposition they inherit through exec,
-    so even a worker still importing cannot print a KeyboardInterrupt traceback.
+    The parent alone reacts to a signal, stops the workers, cleans up and reports once. The
+    workers are spawned while SIGINT and SIGTERM are ignored, dispositions they inherit through
+    exec, so even a worker still importing cannot print a KeyboardInterrupt traceback. If the
+    parent dies without cleaning up (SIGKILL, OOM killer), the kernel kills each worker
+    (PR_SET_PDEATHSIG), and multiprocessing's resource tracker, whose pipe the workers held
+    open too, then sees end-of-file and exits: nothing is left running.
     """
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+        pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        )
         for _ in range(workers):  # each submit spawns a worker while none is idle
             pool.submit(int)
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return pool
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker: have the kernel SIGKILL this process when its parent dies (Linux)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux: the pool's own EOF check is all there is
+        return
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+
+
+PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def _kill_workers(pool: ProcessPoolExecutor) -> None:
+    # ProcessPoolExecutor has no public way to stop a worker mid-task before Python 3.14
+    # (terminate_workers); its _processes map is the same since 3.3.
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.kill()
+    for process in processes:
+        process.join(timeout=10)
 
 
 def staged_code_digest(stage_dir: Path) -> str:

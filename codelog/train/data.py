@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from codelog.dataset.open import read_manifest
+from codelog.dataset.open import check_dataset
 from codelog.errors import DatasetError
 from codelog.prompts import render_prompt
 from codelog.recipe import Recipe
@@ -59,7 +59,7 @@ class DatasetDir:
 def open_dataset(path: str | Path) -> DatasetDir:
     """Check a dataset directory written by `codelog build`; raise DatasetError naming what is wrong."""
     path = Path(path)
-    manifest = read_manifest(path)  # missing directory or manifest, other format_version
+    manifest = check_dataset(path)  # missing dir or manifest, other format_version, file sizes
     dataset = DatasetDir(path, manifest)
     for table in (dataset.solutions, dataset.problems):
         if not table.is_file():

@@ -15,6 +15,7 @@ from codelog.cli import cli
 from codelog.dataset.export import export_dataset
 from codelog.errors import RecipeError
 from codelog.prompts import render_prompt
+from codelog.publish.manifest import MANIFEST, file_entries
 from codelog.recipe import Recipe
 
 
@@ -215,7 +216,15 @@ def test_cli_export(sample_dataset, tmp_path):
     assert result.exit_code == 0, result.output
     pairs = pl.read_parquet(out)
     assert pairs.group_by("problem_id").len()["len"].max() == 2
-    assert f"wrote {pairs.height} dpo rows" in result.stdout
+    assert f"wrote {pairs.height} dpo rows" in result.stderr, "chatter goes to stderr"
+    assert result.stdout == "", "export has no result data for stdout"
+
+
+def reseal(dataset: Path) -> None:
+    """Recompute the manifest's file entries after editing a table on purpose."""
+    manifest = json.loads((dataset / MANIFEST).read_text())
+    manifest["files"] = file_entries(dataset, manifest["files"])
+    (dataset / MANIFEST).write_text(json.dumps(manifest))
 
 
 def test_problems_without_a_statement_are_left_out_and_counted(sample_dataset, solutions, tmp_path):
@@ -226,6 +235,7 @@ def test_problems_without_a_statement_are_left_out_and_counted(sample_dataset, s
     problems.with_columns(
         prompt=pl.when(pl.col("problem_id") == first).then(None).otherwise(pl.col("prompt"))
     ).write_parquet(copy / "problems.parquet")
+    reseal(copy)
     report = export_dataset(copy, "kto", tmp_path / "kto.parquet")
     missing = solutions.filter(pl.col("problem_id") == first).height
     assert report.skipped_no_statement == missing > 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -120,3 +121,31 @@ def test_cli_prints_the_tables_and_plots(sample_dataset, stats, tmp_path):
 
     height, width, _ = matplotlib.image.imread(png).shape
     assert (width, height) == (1500, 850)
+
+
+def test_plot_without_matplotlib_names_the_extra_before_any_work(
+    sample_dataset, tmp_path, monkeypatch
+):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` now fails
+    png = tmp_path / "stats.png"
+    result = CliRunner().invoke(cli, ["stats", str(sample_dataset), "--plot", str(png)])
+    assert result.exit_code == 1
+    assert str(result.exception) == (
+        "--plot needs matplotlib, which is not installed: pip install 'codelog[plot]'"
+    )
+    assert result.stdout == "", "no tables first: the error comes before any work"
+    assert not png.exists()
+
+
+def test_json_holds_the_same_numbers(sample_dataset, stats):
+    result = CliRunner().invoke(cli, ["stats", str(sample_dataset), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["rows_in"], data["solutions"], data["groups"]) == (
+        stats.rows_in,
+        stats.solutions,
+        stats.groups,
+    )
+    assert data["dedup"]["ratio"] == pytest.approx(stats.dedup.ratio)
+    assert data["outcome_mix"][0]["outcome"] == stats.outcome_mix[0].outcome
+    assert data["code_length"][0]["percentiles"]["50"] == stats.code_length[0].percentiles[50]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -12,8 +14,10 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from click.testing import CliRunner
 
 from codelog import schema
+from codelog.cli import cli
 from codelog.dataset.verify import verify_dataset
 from codelog.errors import DatasetError
 from codelog.publish.manifest import MANIFEST, file_entries
@@ -132,14 +136,16 @@ def test_a_submission_in_two_places_is_caught(ds):
         return [*rows, {**copy, "reason": "too_large", "origin": "metadata/x.csv"}]
 
     rewrite(ds, "rejects", add_copy)
-    edit_manifest(
-        ds,
-        lambda m: m["counts"].update(
+    def count_the_copy(manifest: dict) -> None:
+        counts = manifest["counts"]
+        counts.update(
             rows_in=11,
             rejects=3,
             rejects_by_reason={"duplicate": 1, "missing_source": 1, "too_large": 1},
-        ),
-    )
+        )
+        counts["statuses_in"][first["status"]] += 1
+
+    edit_manifest(ds, count_the_copy)
     reseal(ds)
     found = mismatches(ds)
     assert (
@@ -177,15 +183,75 @@ def test_rewards_must_be_the_recipes(ds):
     assert "reward 0.5 for accepted, recipe says 1.0" in mismatches(ds)
 
 
-def test_missing_unlisted_and_edited_files_are_all_reported(ds):
+def test_missing_and_unlisted_files_are_all_reported(ds):
     (ds / "problems.parquet").unlink()
     (ds / "notes.txt").write_text("not part of the dataset")
-    (ds / "README.md").write_text("edited")
     found = mismatches(ds)
     assert "problems.parquet: listed in the manifest but missing" in found
     assert "notes.txt: not listed in the manifest" in found
-    assert "README.md: sha256" in found
     assert "invariants not checked: cannot read problems" in found
+
+
+def test_an_edited_card_is_reported_as_edited_not_failed(ds):
+    card = ds / "README.md"
+    # what `datasets-cli test --save_info` does: more YAML in the card's header
+    card.write_text(card.read_text().replace("---\n", "---\ndataset_info:\n  splits: []\n", 1))
+    (ds / ".gitattributes").write_text("*.parquet filter=lfs\n")  # a hub upload's
+    report = verify_dataset(ds)
+    assert report.ok, report.mismatches
+    assert report.card == "edited"
+    assert any("README.md: edited" in note for note in report.notes)
+    assert any(".gitattributes" in note for note in report.notes)
+
+
+def test_a_missing_card_is_noted_not_failed(ds):
+    (ds / "README.md").unlink()
+    report = verify_dataset(ds)
+    assert report.ok, report.mismatches
+    assert report.card == "missing"
+
+
+def test_statuses_in_must_match_the_tables(ds):
+    edit_manifest(ds, lambda m: m["counts"]["statuses_in"].update({"Accepted": 99}))
+    found = mismatches(ds)
+    assert "counts: manifest statuses_in[Accepted] is 99, tables give" in found
+
+
+def test_code_that_does_not_hash_to_its_ast_hash_is_caught(ds):
+    # A consistent rewrite: the code changed, the manifest resealed, every count still right.
+    def new_code(rows: list[dict]) -> list[dict]:
+        return [
+            {**r, "code": r["code"] + "\nprint('tampered')\n"} if i == 0 else r
+            for i, r in enumerate(rows)
+        ]
+
+    rewrite(ds, "solutions", new_code)
+    reseal(ds)
+    first = pq.read_table(ds / "solutions.parquet")["submission_id"][0].as_py()
+    found = mismatches(ds)
+    assert f"code hash: {first}: ast_hash" in found
+    assert found.count("code hash:") == 1
+
+
+def test_code_hashes_are_not_compared_across_grammar_versions(ds):
+    edit_manifest(ds, lambda m: m["ast_hash"].update(grammar="tree-sitter-python 0.0.1"))
+    report = verify_dataset(ds)
+    assert report.ok, report.mismatches
+    assert report.code_hashes_checked == 0
+    assert any("not recomputed: built with" in note for note in report.notes)
+
+
+def test_nan_rewards_fail_verify(tmp_path):
+    from codelog.recipe import load_recipe
+
+    base = load_recipe()
+    # A recipe that bypassed validation (as one written by an older codelog could have).
+    nan_recipe = dataclasses.replace(base, rewards={**base.rewards, "wrong_answer": math.nan})
+    tree = CodenetTree.standard(tmp_path / "tree").write()
+    build_sample(tmp_path / "ds", root=tree, workers=1, recipe=nan_recipe)
+    found = mismatches(tmp_path / "ds")
+    assert "recipe: reward of wrong_answer is nan, not a finite number" in found
+    assert "invariant 'every reward is finite' broken" in found
 
 
 def test_a_truncated_parquet_file_is_reported_not_raised(ds):
@@ -212,5 +278,14 @@ def test_cli_exit_status_and_report(ds):
     rewrite(ds, "solutions", lambda rows: rows[1:])
     bad = verify()
     assert bad.returncode == 1
-    assert "solutions.parquet: 7 rows, manifest says 8" in bad.stderr
-    assert "mismatch(es) found" in bad.stderr.splitlines()[-1]
+    assert "solutions.parquet: 7 rows, manifest says 8" in bad.stdout, "the report is the result"
+    assert bad.stderr.startswith("error: ") and "mismatch(es) found" in bad.stderr
+    assert len(bad.stderr.splitlines()) == 1
+
+
+def test_cli_json_report(ds):
+    result = CliRunner().invoke(cli, ["verify", str(ds), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["ok"] is True and report["rows_checked"] == 10
+    assert report["code_hashes_checked"] == 8 and report["card"] == "as built"

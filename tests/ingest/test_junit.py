@@ -7,13 +7,14 @@ import shutil
 from pathlib import Path
 
 import jsonschema
+import polars as pl
 import pytest
 from click.testing import CliRunner
 
 from codelog.builder import run_build
 from codelog.cli import cli
 from codelog.dataset.open import open_dataset
-from codelog.errors import InputError
+from codelog.errors import EmptyResultError, InputError
 from codelog.ingest.ci.junit import junit_table
 from codelog.options import BuildOptions
 from codelog.recipe import load_recipe
@@ -172,19 +173,17 @@ def test_convert_refuses_code_outside_the_export_directory_unless_inline(tmp_pat
 
     inline = CliRunner().invoke(cli, [*args, "--out", str(tmp_path / "java.csv"), "--inline"])
     assert inline.exit_code == 0, inline.output
-    report = build([tmp_path / "java.csv"], tmp_path / "java", source="ci", language="java")
-    counts = report.manifest["counts"]
-    assert counts["rows_in"] == 4
+    code = (SUREFIRE / "src/main/java/com/example/gcd/Gcd.java").read_text()
+    rows = pl.read_csv(tmp_path / "java.csv")
+    assert set(rows["code"].to_list()) == {code}, "the code is inline"
     # one program judged by four tests that disagree (passed, failure, error; one skipped): a
-    # verdict conflict, which the default recipe drops rather than call the program accepted
-    assert counts["rejects_by_reason"] == {"unscorable": 1, "verdict_conflict": 3}
-    assert counts["verdict_conflicts"] == 1
-    dropped = open_dataset(report.out).sql(
-        "SELECT DISTINCT code FROM rejects WHERE reason = 'verdict_conflict'"
-    )
-    assert dropped.fetchall() == [
-        ((SUREFIRE / "src/main/java/com/example/gcd/Gcd.java").read_text(),)
-    ]
+    # verdict conflict, which the default recipe drops rather than call the program accepted;
+    # then nothing is usable, so nothing is published and the reasons are named
+    with pytest.raises(
+        EmptyResultError, match="0 groups: 3 rows rejected as verdict_conflict, 1 as unscorable"
+    ):
+        build([tmp_path / "java.csv"], tmp_path / "java", source="ci", language="java")
+    assert not (tmp_path / "java").exists()
 
 
 def write_report(tmp_path: Path, xml: str) -> Path:

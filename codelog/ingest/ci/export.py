@@ -23,26 +23,29 @@ def write_rows(rows: pa.Table, out: Path) -> None:
     fmt = input_format(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
-    if fmt == "parquet":
-        import pyarrow.parquet as pq
+    try:
+        if fmt == "parquet":
+            import pyarrow.parquet as pq
 
-        pq.write_table(rows, tmp, compression="zstd")
-    elif fmt == "csv":
-        import pyarrow.csv as pcsv
+            pq.write_table(rows, tmp, compression="zstd")
+        elif fmt == "csv":
+            import pyarrow.csv as pcsv
 
-        with tmp.open("wb") as f:
-            pcsv.write_csv(rows, f, pcsv.WriteOptions(quoting_style="needed"))
-    else:
-        with tmp.open("w", encoding="utf-8") as f:
-            if fmt == "json":
-                f.write("[\n")
-            for i, record in enumerate(rows.to_pylist()):
-                line = json.dumps({k: v for k, v in record.items() if v is not None})
-                sep = ",\n" if fmt == "json" and i else ""
-                f.write(sep + line if fmt == "json" else line + "\n")
-            if fmt == "json":
-                f.write("\n]\n")
-    os.replace(tmp, out)
+            with tmp.open("wb") as f:
+                pcsv.write_csv(rows, f, pcsv.WriteOptions(quoting_style="needed"))
+        else:
+            with tmp.open("w", encoding="utf-8") as f:
+                if fmt == "json":
+                    f.write("[\n")
+                for i, record in enumerate(rows.to_pylist()):
+                    line = json.dumps({k: v for k, v in record.items() if v is not None})
+                    sep = ",\n" if fmt == "json" and i else ""
+                    f.write(sep + line if fmt == "json" else line + "\n")
+                if fmt == "json":
+                    f.write("\n]\n")
+        os.replace(tmp, out)
+    finally:  # a failed write (a full disk) leaves no temporary file
+        tmp.unlink(missing_ok=True)
 
 
 def export_codenet_as_ci(

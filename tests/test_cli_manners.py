@@ -1,0 +1,113 @@
+"""The same manners on every command: results on stdout, chatter on stderr, --quiet silences
+the chatter, --no-progress the bars, no bar when stderr is not a terminal, tables never cut to
+80 columns when piped, --json where a summary is data."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codelog.cli import cli
+
+from .ingest.test_junit import FIXTURES
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(*args: object):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("name", sorted(cli.commands))
+def test_every_command_has_quiet_and_no_progress(name):
+    options = {opt for param in cli.commands[name].params for opt in param.opts}
+    secondary = {opt for param in cli.commands[name].params for opt in param.secondary_opts}
+    assert {"--quiet", "-q", "--progress"} <= options
+    assert "--no-progress" in secondary
+
+
+def test_a_piped_build_draws_no_progress_bar_but_summarises(tmp_path):
+    result = run("build", "--out", tmp_path / "ds", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    assert "parse" not in result.stderr and "rows/s 0:" not in result.stderr, "no bar"
+    assert "solutions kept" in result.stderr and "done in" in result.stderr
+    assert result.stdout == ""
+
+
+def test_progress_can_be_forced_on(tmp_path):
+    result = run("build", "--out", tmp_path / "ds", "--workers", "1", "--progress")
+    assert result.exit_code == 0, result.output
+    assert "parse" in result.stderr
+
+
+def test_build_json_is_the_summary_on_stdout(tmp_path):
+    result = run("build", "--out", tmp_path / "ds", "--workers", "1", "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["out"] == str(tmp_path / "ds")
+    assert summary["counts"]["solutions"] == 837 and summary["counts"]["groups"] == 8
+    assert set(summary["seconds"]) >= {"scan", "stage", "group_and_write", "total"}
+    assert result.stderr == ""
+
+
+def quiet_runs(dataset: Path, tmp_path: Path) -> dict[str, list[object]]:
+    tree = tmp_path / "tree"
+    convert = ["convert", "--from", "junit", tree / "pytest-report.xml", "--code-root", tree]
+    return {
+        "build": ["build", "--out", tmp_path / "ds2", "--workers", "1"],
+        "sql": ["sql", dataset, "SELECT count(*) AS n FROM groups", "-o", tmp_path / "n.csv"],
+        "stats": ["stats", dataset],
+        "export": ["export", dataset, "--format", "kto", "--out", tmp_path / "kto.parquet"],
+        "verify": ["verify", dataset],
+        "convert": [*convert, "--out", tree / "e.jsonl"],
+    }
+
+
+@pytest.mark.parametrize("command", ["build", "sql", "stats", "export", "verify", "convert"])
+def test_quiet_leaves_stderr_empty_and_results_on_stdout(sample_dataset, tmp_path, command):
+    shutil.copytree(FIXTURES, tmp_path / "tree")
+    args = quiet_runs(sample_dataset, tmp_path)[command]
+    if command in ("sql", "export", "convert"):
+        args.append("--force")  # the second run replaces the first one's file
+    loud = run(*args)
+    assert loud.exit_code == 0, loud.output
+    quiet = run(*args, "--quiet", "--no-progress")
+    assert quiet.exit_code == 0, quiet.output
+    assert quiet.stderr == ""
+    assert quiet.stdout == loud.stdout, "--quiet never hides results"
+    if command in ("build", "sql", "export", "convert"):
+        assert loud.stdout == "", "nothing but results on stdout"
+        assert loud.stderr != "", "the chatter went to stderr"
+    else:
+        assert loud.stdout != ""
+
+
+def test_a_piped_table_is_not_cut_to_80_columns(sample_dataset):
+    # a real pipe, not a test runner: the width rich picks for a non-terminal
+    query = "SELECT repeat('x', 150) AS wide, 'end' AS last_column"
+    done = subprocess.run(
+        [sys.executable, "-m", "codelog.cli", "sql", str(sample_dataset), query],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "x" * 150 in done.stdout
+    assert "last_column" in done.stdout
+    stats = subprocess.run(
+        [sys.executable, "-m", "codelog.cli", "stats", str(sample_dataset)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
+    )
+    assert "submissions reaching dedup" in stats.stdout, "no cell cut with an ellipsis"

@@ -1,0 +1,71 @@
+"""Recipe values: finite, bounded rewards with accepted on top; order contradictions warned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from codelog.cli import cli
+from codelog.errors import RecipeError
+from codelog.recipe import DEFAULT_RECIPE, MAX_ABS_REWARD, load_recipe, reward_order_warnings
+
+
+def recipe_with(tmp_path: Path, line: str, replacing: str = "wrong_answer = -0.1") -> Path:
+    text = DEFAULT_RECIPE.read_text()
+    assert replacing in text
+    path = tmp_path / "recipe.toml"
+    path.write_text(text.replace(replacing, line, 1))
+    return path
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e9", "-1001", '"high"', "true"])
+def test_a_reward_must_be_a_finite_number_within_the_bound(tmp_path, value):
+    with pytest.raises(RecipeError, match=r"\[rewards\] wrong_answer = "):
+        load_recipe(recipe_with(tmp_path, f"wrong_answer = {value}"))
+
+
+def test_the_bound_is_documented_and_inclusive(tmp_path):
+    recipe = load_recipe(
+        recipe_with(tmp_path, f"accepted = {MAX_ABS_REWARD:g}", replacing="accepted = 1.0")
+    )
+    assert recipe.rewards["accepted"] == MAX_ABS_REWARD
+
+
+@pytest.mark.parametrize("value", ["1.0", "2.5"])
+def test_accepted_must_earn_the_most(tmp_path, value):
+    with pytest.raises(RecipeError, match="accepted = 1 is not above wrong_answer"):
+        load_recipe(recipe_with(tmp_path, f"wrong_answer = {value}"))
+
+
+def test_a_worse_failure_rewarded_above_a_better_one_is_a_warning(tmp_path):
+    recipe = load_recipe(recipe_with(tmp_path, "compile_error = 0.5", "compile_error = -1.0"))
+    warnings = reward_order_warnings(recipe)
+    assert "[rewards] compile_error = 0.5 is above wrong_answer = -0.1" in "\n".join(warnings)
+    assert all("accepted" not in w for w in warnings)
+    assert reward_order_warnings(load_recipe()) == []
+
+
+def test_the_build_prints_the_warning(tmp_path):
+    path = recipe_with(tmp_path, "compile_error = 0.5", "compile_error = -1.0")
+    result = CliRunner().invoke(
+        cli, ["build", "--recipe", str(path), "--out", str(tmp_path / "ds"), "--workers", "1"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "warning: offline-rl-paper: [rewards] compile_error = 0.5 is above" in result.stderr
+
+
+@pytest.mark.parametrize("workers", ["0", "-3"])
+def test_workers_must_be_at_least_one(workers, tmp_path):
+    result = CliRunner().invoke(cli, ["build", "--workers", workers, "--out", str(tmp_path / "d")])
+    assert result.exit_code == 2
+    assert "Invalid value for '--workers'" in result.output
+    assert not (tmp_path / "d").exists()
+
+
+def test_the_api_refuses_zero_workers(tmp_path):
+    import codelog
+
+    with pytest.raises(Exception, match="workers must be at least 1"):
+        codelog.build(tmp_path / "d", workers=0)
