@@ -10,6 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from codelog.dialects import DIALECTS
 from codelog.errors import RecipeError
 from codelog.outcomes import OUTCOME_NAMES, UNSCORABLE
 
@@ -34,6 +35,35 @@ class Limits:
 @dataclass(frozen=True)
 class Prompt:
     template: str = "{statement}"
+
+
+@dataclass(frozen=True)
+class Dialects:
+    """Which dialects a build keeps, per language that has them (codelog.dialects); rows of
+    another dialect are rejected as `dialect`. `unknown`: rows whose original_language does not
+    tell the dialect ("keep" them with dialect null, in groups of their own, or "reject")."""
+
+    python: tuple[str, ...] = ("python3",)
+    unknown: Literal["keep", "reject"] = "keep"
+
+    def __post_init__(self) -> None:
+        # TOML gives lists; a tuple keeps the recipe hashable and its dict form stable
+        if isinstance(self.python, str):
+            raise TypeError("python must be a list of dialects, e.g. [\"python3\"]")
+        object.__setattr__(self, "python", tuple(self.python))
+
+    def kept(self) -> dict[str, tuple[str, ...]]:
+        """Language (lower case) -> the dialects kept."""
+        return {lang: getattr(self, lang) for lang in DIALECTS}
+
+
+@dataclass(frozen=True)
+class Split:
+    """The held-out split, by problem: a problem (with the problems CodeNet marks identical to
+    it) is "test" when a seeded hash of its id falls under `test_fraction` (codelog.group.split)."""
+
+    test_fraction: float = 0.1
+    seed: int = 0  # its own seed: --seed (caps) can change without moving problems
 
 
 @dataclass(frozen=True)
@@ -76,6 +106,8 @@ class Recipe:
     limits: Limits = field(default_factory=Limits)
     prompt: Prompt = field(default_factory=Prompt)
     train: Train = field(default_factory=Train)
+    dialects: Dialects = field(default_factory=Dialects)
+    split: Split = field(default_factory=Split)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, in a stable order: what the manifest stores and `from_dict` reads back."""
@@ -87,11 +119,15 @@ class Recipe:
             "limits": dataclasses.asdict(self.limits),
             "prompt": dataclasses.asdict(self.prompt),
             "train": dataclasses.asdict(self.train),
+            "dialects": {k: list(v) if isinstance(v, tuple) else v
+                         for k, v in dataclasses.asdict(self.dialects).items()},
+            "split": dataclasses.asdict(self.split),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "recipe") -> Recipe:
         known = {"name", "statuses", "rewards", "grouping", "limits", "prompt", "train"}
+        known |= {"dialects", "split"}
         unknown = set(data) - known
         if unknown:
             raise RecipeError(f"{where}: unknown section(s) {sorted(unknown)}")
@@ -117,6 +153,8 @@ class Recipe:
             limits=_section(Limits, data, "limits", where),
             prompt=_section(Prompt, data, "prompt", where),
             train=_section(Train, data, "train", where),
+            dialects=_section(Dialects, data, "dialects", where),
+            split=_section(Split, data, "split", where),
         )
         _check(recipe, where)
         return recipe
@@ -150,6 +188,34 @@ def _check(recipe: Recipe, where: str) -> None:
         )
     if lim.max_source_bytes <= 0:
         raise RecipeError(f"{where}: [limits] max_source_bytes must be positive")
+    _check_dialects(recipe.dialects, where)
+    fraction = recipe.split.test_fraction
+    if isinstance(fraction, bool) or not isinstance(fraction, int | float) or not 0 <= fraction < 1:
+        raise RecipeError(
+            f"{where}: [split] test_fraction must be a number from 0 (no test split) up to "
+            f"but not including 1, not {fraction!r}"
+        )
+    if isinstance(recipe.split.seed, bool) or not isinstance(recipe.split.seed, int):
+        raise RecipeError(f"{where}: [split] seed must be an integer, not {recipe.split.seed!r}")
+
+
+def _check_dialects(dialects: Dialects, where: str) -> None:
+    for lang, kept in dialects.kept().items():
+        unknown = [d for d in kept if d not in DIALECTS[lang]]
+        if unknown:
+            raise RecipeError(
+                f"{where}: [dialects] {lang} names {unknown}, not dialects of {lang} "
+                f"(one of {list(DIALECTS[lang])})"
+            )
+        if not kept:
+            raise RecipeError(
+                f"{where}: [dialects] {lang} keeps no dialect; list at least one of "
+                f"{list(DIALECTS[lang])}"
+            )
+    if dialects.unknown not in ("keep", "reject"):
+        raise RecipeError(
+            f"{where}: [dialects] unknown must be 'keep' or 'reject', not {dialects.unknown!r}"
+        )
 
 
 def load_recipe(path: str | Path | None = None) -> Recipe:

@@ -201,11 +201,15 @@ def test_unsupported_language_fails_clearly(tmp_path):
 def test_loadable_by_hf_datasets(sample_dataset, loader, tmp_path, monkeypatch):
     datasets = pytest.importorskip("datasets")
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
-    if loader == "card":
-        ds = datasets.load_dataset(str(sample_dataset), split="train")
+    solutions = pq.read_table(sample_dataset / "solutions.parquet", columns=["split"])
+    if loader == "card":  # the card's configs map each split to its file
+        for split in ("train", "test"):
+            ds = datasets.load_dataset(str(sample_dataset), split=split)
+            assert ds.num_rows == solutions["split"].to_pylist().count(split) > 0
+            assert set(ds["split"]) == {split}
     else:
         ds = datasets.load_dataset(
             "parquet", data_files=str(sample_dataset / "solutions.parquet"), split="train"
         )
-    assert ds.num_rows == pq.read_metadata(sample_dataset / "solutions.parquet").num_rows
-    assert {"code", "reward", "is_correct", "problem_id"} <= set(ds.column_names)
+        assert ds.num_rows == solutions.num_rows
+    assert {"code", "reward", "is_correct", "problem_id", "split"} <= set(ds.column_names)

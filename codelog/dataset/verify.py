@@ -155,7 +155,8 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                 f"""SELECT problem_id || '/' || language || ': ' || count(*)
                           || ' solutions share a {key} (' || string_agg(submission_id, ', '
                           ORDER BY submission_id) || ')'
-                   FROM solutions GROUP BY problem_id, language, {key} HAVING count(*) > 1""",
+                   FROM solutions GROUP BY problem_id, language, dialect, {key}
+                   HAVING count(*) > 1""",
             )
         )
     return queries

@@ -14,6 +14,7 @@ import pyarrow as pa
 
 from codelog.outcomes import UNSCORABLE
 from codelog.recipe import Recipe
+from codelog.sql import literal
 
 _DEDUP_KEY = {"ast": "ast_hash", "exact": "code_hash", "none": "submission_id"}
 
@@ -30,15 +31,16 @@ def register_recipe_tables(con: duckdb.DuckDBPyConnection, recipe: Recipe) -> No
 def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
     """A query giving every staged row its fate: `reason` NULL means kept as a solution.
 
-    Columns: seq, submission_id, problem_id, language, outcome, reward, is_correct, reason,
-    detail, dup_count. Narrow on purpose: code joins back in only when writing.
+    Columns: seq, submission_id, problem_id, language, dialect, outcome, reward, is_correct,
+    reason, detail, dup_count. Narrow on purpose: code joins back in only when writing.
+    A group is (problem_id, language, dialect): dedup, caps and contrast never cross dialects.
     """
     g = recipe.grouping
     key = _DEDUP_KEY[g.dedup]
     return f"""
     WITH staged AS (
-        SELECT seq, submission_id, problem_id, language, status, date, {key} AS dedup_key,
-               reject_reason, reject_detail, origin
+        SELECT seq, submission_id, problem_id, language, dialect, original_language, status,
+               date, {key} AS dedup_key, reject_reason, reject_detail, origin
         FROM {staged}
     ),
     normalized AS (
@@ -49,6 +51,8 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
                 WHEN m.outcome = '{UNSCORABLE}' THEN 'unscorable'
                 WHEN row_number() OVER ids > 1
                     THEN 'duplicate_submission_id'
+                -- after the row-level checks: an unknown status is named whatever the dialect
+                WHEN {_dialect_excluded(recipe)} THEN 'dialect'
             END AS reason,
             CASE
                 WHEN s.reject_reason IS NOT NULL THEN s.reject_detail
@@ -57,6 +61,7 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
                 WHEN m.outcome = '{UNSCORABLE}' THEN 'judge-side status ''' || s.status || ''''
                 WHEN row_number() OVER ids > 1
                     THEN 'submission id first seen at ' || coalesce(first_value(s.origin) OVER ids, '?')
+                WHEN {_dialect_excluded(recipe)} THEN {_dialect_detail(recipe)}
             END AS detail
         FROM staged s
         LEFT JOIN status_map m USING (status)
@@ -66,11 +71,11 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
     ranked AS (
         SELECT *,
             row_number() OVER copies AS copy_rank,
-            count(*) OVER (PARTITION BY problem_id, language, dedup_key) AS dup_count,
+            count(*) OVER (PARTITION BY problem_id, language, dialect, dedup_key) AS dup_count,
             first_value(submission_id) OVER copies AS kept_id
         FROM normalized
         WHERE reason IS NULL
-        WINDOW copies AS (PARTITION BY problem_id, language, dedup_key
+        WINDOW copies AS (PARTITION BY problem_id, language, dialect, dedup_key
                           ORDER BY date NULLS LAST, submission_id, seq)
     ),
     deduped AS (
@@ -79,28 +84,29 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
     capped AS (
         SELECT *,
             is_correct AND row_number() OVER (
-                PARTITION BY problem_id, language, is_correct
+                PARTITION BY problem_id, language, dialect, is_correct
                 ORDER BY md5('{int(seed)}:' || submission_id), submission_id
             ) > {int(g.max_correct_per_problem)} AS over_cap
         FROM deduped
     ),
     eligible AS (
-        SELECT problem_id, language
+        SELECT problem_id, language, dialect
         FROM capped
         WHERE NOT over_cap
-        GROUP BY problem_id, language
+        GROUP BY problem_id, language, dialect
         HAVING count(*) FILTER (WHERE is_correct) >= {int(g.min_correct)}
            AND count(*) FILTER (WHERE NOT is_correct) >= {int(g.min_incorrect)}
     )
-    SELECT seq, submission_id, problem_id, language, outcome, reward, is_correct,
+    SELECT seq, submission_id, problem_id, language, dialect, outcome, reward, is_correct,
            reason, detail, NULL::BIGINT AS dup_count
     FROM normalized WHERE reason IS NOT NULL
     UNION ALL
-    SELECT seq, submission_id, problem_id, language, outcome, reward, is_correct,
+    SELECT seq, submission_id, problem_id, language, dialect, outcome, reward, is_correct,
            'duplicate', 'duplicate of ' || kept_id, NULL
     FROM ranked WHERE copy_rank > 1
     UNION ALL
-    SELECT c.seq, c.submission_id, c.problem_id, c.language, c.outcome, c.reward, c.is_correct,
+    SELECT c.seq, c.submission_id, c.problem_id, c.language, c.dialect, c.outcome, c.reward,
+           c.is_correct,
            CASE WHEN c.over_cap THEN 'correct_cap' WHEN e.problem_id IS NULL THEN 'no_contrast' END,
            CASE
                WHEN c.over_cap THEN 'over the cap of {int(g.max_correct_per_problem)} correct per problem'
@@ -108,8 +114,38 @@ def classify_sql(staged: str, recipe: Recipe, seed: int) -> str:
                    ELSE 'correct' END || ' solution to contrast with'
            END,
            c.dup_count
-    FROM capped c LEFT JOIN eligible e USING (problem_id, language)
+    FROM capped c LEFT JOIN eligible e
+      ON e.problem_id = c.problem_id AND e.language = c.language
+     AND e.dialect IS NOT DISTINCT FROM c.dialect  -- null: a language without dialects
     """
+
+
+def _dialect_excluded(recipe: Recipe) -> str:
+    """SQL: true for a row the recipe's [dialects] filter leaves out."""
+    d = recipe.dialects
+    terms = []
+    for lang, kept in d.kept().items():
+        allowed = ", ".join(literal(x) for x in kept)
+        unknown = "s.dialect IS NULL" if d.unknown == "reject" else "false"
+        terms.append(
+            f"(lower(s.language) = {literal(lang)} AND "
+            f"({unknown} OR s.dialect NOT IN ({allowed})))"
+        )
+    return "(" + " OR ".join(terms) + ")" if terms else "false"
+
+
+def _dialect_detail(recipe: Recipe) -> str:
+    """SQL: why a row was left out by the dialect filter (which dialect, from what)."""
+    keeps = "; ".join(
+        f"{lang} = {', '.join(kept)}" for lang, kept in recipe.dialects.kept().items()
+    )
+    if recipe.dialects.unknown == "reject":
+        keeps += "; unknown = reject"
+    quoted = "chr(39) || s.original_language || chr(39)"
+    return (
+        f"coalesce(s.dialect, 'dialect unknown') || ' (original_language ' || "
+        f"coalesce({quoted}, 'NULL') || '): the recipe''s [dialects] keeps ' || {literal(keeps)}"
+    )
 
 
 def placed_sql(fate: str) -> str:
