@@ -139,12 +139,18 @@ def test_manifest_hashes_every_file(sample_dataset):
 def test_rebuild_is_byte_identical_and_seed_changes_the_cap(sample_build, tmp_path):
     again = build_sample(tmp_path / "again")
     other_seed = build_sample(tmp_path / "seed7", seed=7)
-    for name in ("solutions.parquet", "rejects.parquet", "problems.parquet"):
+    parquet = [name for name in sample_build.manifest["files"] if name.endswith(".parquet")]
+    assert len(parquet) == 5  # solutions, rejects, problems and the two per-split copies
+    for name in parquet:
         assert sha256_file(again.out / name) == sha256_file(sample_build.out / name), name
     assert again.manifest["input_fingerprint"] == sample_build.manifest["input_fingerprint"]
     assert sha256_file(other_seed.out / "solutions.parquet") != sha256_file(
         sample_build.out / "solutions.parquet"
     )
+    # the split has its own seed ([split] seed): --seed moves no problem between train and test
+    assert table(other_seed.out, "problems").select(["problem_id", "split"]) == table(
+        sample_build.out, "problems"
+    ).select(["problem_id", "split"])
 
 
 def test_recipe_change_reuses_staged_parse_results(tmp_path):
