@@ -294,14 +294,20 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
     help="dpo: pairs per group (problem, language) at most.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="dpo: which pairs.")
+@click.option(
+    "--chat",
+    is_flag=True,
+    help="dpo/kto: TRL's conversational format (user and assistant messages) for instruct "
+    "models, instead of plain strings.",
+)
 def export_command(
-    dataset_dir: Path, fmt: str, out: Path, max_pairs_per_problem: int, seed: int
+    dataset_dir: Path, fmt: str, out: Path, max_pairs_per_problem: int, seed: int, chat: bool
 ) -> None:
     """Write a dataset as Parquet for other trainers: dpo/kto (TRL) or verl."""
     from codelog.dataset.export import export_dataset
 
     report = export_dataset(
-        dataset_dir, fmt, out, max_pairs_per_group=max_pairs_per_problem, seed=seed
+        dataset_dir, fmt, out, max_pairs_per_group=max_pairs_per_problem, seed=seed, chat=chat
     )
     click.echo(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")
     if report.skipped_no_statement:
