@@ -9,6 +9,11 @@ CodeNet build. Definitions:
   among them. Rows rejected before dedup (missing source, unknown status, ...) do not count.
 - code length: UTF-8 bytes of each solution's code, percentiles interpolated linearly
   (DuckDB quantile_cont, numpy's default method).
+- split: problems and solutions per split, and the near-duplicate check across it: solutions
+  of test problems whose canonical form (ast_hash) is also a solution of a train problem. Such
+  a program is in the training data under another problem's id, so a model can get it right on
+  the test problem from memory (same program, another problem: usually a near-identical task).
+- dialects: solutions per dialect (python2 / python3; "none" for languages without dialects).
 """
 
 from __future__ import annotations
@@ -75,6 +80,32 @@ class LengthPercentiles:
 
 
 @dataclass(frozen=True)
+class LeakExample:
+    test_problem: str
+    test_submission: str
+    outcome: str
+    train_problem: str  # the first train problem (by id) with the same program
+    train_submission: str
+
+
+@dataclass(frozen=True)
+class SplitStats:
+    problems: dict[str, int]  # train / test -> problems
+    solutions: dict[str, int]  # train / test -> solutions
+    shared_programs: int  # test solutions whose ast_hash is also a train problem's solution
+    examples: list[LeakExample]  # the first few, by test problem and submission
+
+    @property
+    def shared_share(self) -> float:
+        """Of the test problems' solutions."""
+        test = self.solutions.get("test", 0)
+        return self.shared_programs / test if test else 0.0
+
+
+LEAK_EXAMPLES = 5
+
+
+@dataclass(frozen=True)
 class Stats:
     dataset: Path
     rows_in: int
@@ -87,6 +118,8 @@ class Stats:
     rejects_by_reason: list[RejectCount]
     dedup: Dedup
     code_length: list[LengthPercentiles]
+    split: SplitStats | None = None  # None: a dataset from before splits
+    dialects: dict[str, int] | None = None  # dialect ("none": no dialect) -> solutions
 
 
 def size_bucket(n: int) -> tuple[int, int]:
@@ -164,7 +197,16 @@ def _compute(con: duckdb.DuckDBPyConnection, root: Path, dedup_mode: str) -> Sta
             )
         )
 
+    columns = {r[0] for r in con.sql("DESCRIBE solutions").fetchall()}
     return Stats(
+        split=_split_stats(con) if "split" in columns else None,
+        dialects=dict(
+            con.sql(
+                "SELECT coalesce(dialect, 'none'), count(*) FROM solutions GROUP BY 1 ORDER BY 2 DESC, 1"
+            ).fetchall()
+        )
+        if "dialect" in columns
+        else None,
         dataset=root,
         rows_in=rows_in,
         solutions=n_solutions,
@@ -177,6 +219,28 @@ def _compute(con: duckdb.DuckDBPyConnection, root: Path, dedup_mode: str) -> Sta
         dedup=dedup,
         code_length=code_length,
     )
+
+
+def _split_stats(con: duckdb.DuckDBPyConnection) -> SplitStats:
+    problems = {"train": 0, "test": 0}
+    problems.update(con.sql("SELECT split, count(*) FROM problems GROUP BY 1").fetchall())
+    solutions = {"train": 0, "test": 0}
+    solutions.update(con.sql("SELECT split, count(*) FROM solutions GROUP BY 1").fetchall())
+    shared = """
+        WITH train AS (
+            SELECT ast_hash, language, min(problem_id) AS train_problem,
+                   arg_min(submission_id, (problem_id, submission_id)) AS train_submission
+            FROM solutions WHERE split = 'train' AND ast_hash IS NOT NULL
+            GROUP BY ast_hash, language
+        )
+        SELECT t.problem_id, t.submission_id, t.outcome, r.train_problem, r.train_submission
+        FROM solutions t JOIN train r USING (ast_hash, language)
+        WHERE t.split = 'test'
+        ORDER BY t.problem_id, t.submission_id
+    """
+    n = _one(con, f"SELECT count(*) FROM ({shared})")[0]
+    examples = [LeakExample(*row) for row in con.sql(f"{shared} LIMIT {LEAK_EXAMPLES}").fetchall()]
+    return SplitStats(problems, solutions, n, examples)
 
 
 def _bucketed(sizes: list[tuple[int, int]]) -> list[SizeBucket]:
@@ -269,8 +333,44 @@ def render_tables(stats: Stats) -> list:
             *(f"{c.percentiles[p]:,.0f}" for p in PERCENTILES),
             f"{c.max:,}",
         )
+    extra = []
+    if stats.dialects is not None:
+        dialects = table("dialects (solutions)", "dialect", "solutions")
+        for dialect, n in stats.dialects.items():
+            dialects.add_row(dialect, f"{n:,}")
+        extra.append(dialects)
+    if stats.split is not None:
+        sp = stats.split
+        split = table("split (by problem)", "split", "problems", "solutions")
+        for name in ("train", "test"):
+            split.add_row(name, f"{sp.problems.get(name, 0):,}", f"{sp.solutions.get(name, 0):,}")
+        split.add_row(
+            "test solutions sharing a program with train",
+            "",
+            f"{sp.shared_programs:,} ({sp.shared_share:.1%})",
+        )
+        extra.append(split)
+        if sp.examples:
+            shared = table(
+                "same program under a test and a train problem (first "
+                f"{len(sp.examples)} of {sp.shared_programs:,})",
+                "test problem",
+                "test submission",
+                "outcome",
+                "train problem",
+                "train submission",
+            )
+            for e in sp.examples:
+                shared.add_row(
+                    e.test_problem,
+                    e.test_submission,
+                    e.outcome,
+                    e.train_problem,
+                    e.train_submission,
+                )
+            extra.append(shared)
     heading = Text(f"codelog stats — {stats.dataset}", style="bold")
-    return [heading, overview, outcomes, sizes, rejects, dedup, lengths]
+    return [heading, overview, outcomes, sizes, rejects, dedup, lengths, *extra]
 
 
 def plot_stats(stats: Stats, path: str | Path) -> Path:
