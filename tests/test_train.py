@@ -23,6 +23,7 @@ from safetensors.torch import load_file
 from codelog import schema
 from codelog.cli import cli
 from codelog.errors import DatasetError
+from codelog.publish.manifest import FORMAT_VERSION
 from codelog.recipe import Split, load_recipe
 from codelog.train import data, models, trainer
 from codelog.train.advantages import ADVANTAGES, compute_advantages, register
@@ -64,7 +65,7 @@ REWARD = {"accepted": 1.0, "wrong_answer": -0.1, "time_limit": -0.5, "runtime_er
 
 
 def write_dataset(
-    out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = 1
+    out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = FORMAT_VERSION
 ) -> Path:
     """A dataset directory as `codelog build` writes it, with synthetic solutions."""
     rng = random.Random(0)
@@ -158,8 +159,8 @@ def test_missing_dataset_is_a_clear_error(tmp_path, no_model_loads):
 
 
 def test_dataset_of_another_format_version_is_refused(tmp_path, no_model_loads):
-    dataset = write_dataset(tmp_path / "ds", format_version=2)
-    with pytest.raises(DatasetError, match="format_version 2"):
+    dataset = write_dataset(tmp_path / "ds", format_version=FORMAT_VERSION + 1)
+    with pytest.raises(DatasetError, match=f"format_version {FORMAT_VERSION + 1}"):
         run(dataset, tmp_path / "run")
 
 

@@ -24,7 +24,7 @@ from codelog.options import BuildOptions
 from codelog.stage.ast_hash import hash_identity
 from codelog.version import __version__
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: dialect and split columns, per-split solution files
 MANIFEST = "manifest.json"
 TABLES = ("solutions", "rejects", "problems")
 

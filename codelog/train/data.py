@@ -25,9 +25,7 @@ from codelog.errors import DatasetError
 from codelog.prompts import SEPARATOR, render_prompt
 from codelog.recipe import Recipe
 
-INDEX_COLUMNS = ("problem_id", "language", "submission_id", "reward", "is_correct")
-# Datasets built before dialects and splits lack these: one dialect, no test problems.
-OPTIONAL_INDEX_COLUMNS = ("dialect",)
+INDEX_COLUMNS = ("problem_id", "language", "dialect", "submission_id", "reward", "is_correct")
 
 
 # --- the dataset directory ---------------------------------------------------------------------
@@ -118,20 +116,14 @@ class GroupIndex:
 def read_index(dataset: DatasetDir) -> GroupIndex:
     """Index the groups (problem, language, dialect) of solutions.parquet from a few narrow
     columns (no code text)."""
-    present = set(pq.read_schema(dataset.solutions).names)
-    optional = [c for c in OPTIONAL_INDEX_COLUMNS if c in present]
-    table = pq.read_table(dataset.solutions, columns=[*INDEX_COLUMNS, *optional])
+    table = pq.read_table(dataset.solutions, columns=list(INDEX_COLUMNS))
     if table.num_rows == 0:
         raise DatasetError(f"{dataset.solutions}: no solutions, so no groups to train on")
     for column in ("reward", "is_correct", "problem_id", "language"):
         if table[column].null_count:
             raise DatasetError(f"{dataset.solutions}: column '{column}' has nulls")
     # "\x01" marks a null dialect (languages without dialects), "\x02" + name a dialect
-    dialect = (
-        pc.fill_null(pc.binary_join_element_wise("\x02", table["dialect"], ""), "\x01")
-        if "dialect" in optional
-        else pa.array(["\x01"] * table.num_rows, pa.string())
-    )
+    dialect = pc.fill_null(pc.binary_join_element_wise("\x02", table["dialect"], ""), "\x01")
     key = pc.binary_join_element_wise(table["problem_id"], table["language"], dialect, "\x00")
     encoded = pc.dictionary_encode(key).combine_chunks()
     codes = encoded.indices.to_numpy(zero_copy_only=False)
@@ -180,9 +172,7 @@ def split_heldout(index: GroupIndex, fraction: float, seed: int) -> tuple[GroupI
 
 
 def problem_splits(dataset: DatasetDir) -> dict[str, str]:
-    """problem_id -> "train" / "test" from problems.parquet ({} before datasets had splits)."""
-    if "split" not in pq.read_schema(dataset.problems).names:
-        return {}
+    """problem_id -> "train" / "test" from problems.parquet."""
     table = pq.read_table(dataset.problems, columns=["problem_id", "split"])
     return dict(zip(table["problem_id"].to_pylist(), table["split"].to_pylist(), strict=True))
 
@@ -206,7 +196,7 @@ def training_groups(
 
     The dataset's test problems are held out whole: training never sees them and the held-out
     metrics are measured on them. A dataset without test problems (built with test_fraction 0,
-    from a single problem, or before splits existed) holds out `eval_fraction` of each training
+    or from a single problem) holds out `eval_fraction` of each training
     group's solutions instead, which measures fit on the training problems, not transfer."""
     index = contrastive(read_index(dataset))
     if not len(index):

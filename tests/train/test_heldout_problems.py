@@ -44,20 +44,6 @@ def test_without_test_problems_a_fraction_of_each_group_is_held_out(tmp_path):
     assert len(prompts) == len(train) + len(heldout)
 
 
-def test_a_dataset_from_before_dialects_and_splits_still_trains(sample_dataset, tmp_path):
-    old = tmp_path / "old"
-    shutil.copytree(sample_dataset, old)
-    for table in ("solutions", "problems"):
-        path = old / f"{table}.parquet"
-        rows = pq.read_table(path)
-        pq.write_table(
-            rows.drop_columns([c for c in ("dialect", "split") if c in rows.column_names]), path
-        )
-    train, heldout, _ = data.training_groups(data.open_dataset(old), load_recipe(), 0.2, 0)
-    assert {k[2] for k in train.keys} == {None}
-    assert set(heldout.keys) <= set(train.keys)
-
-
 def test_only_test_problems_is_refused(sample_dataset, tmp_path):
     copy = tmp_path / "all-test"
     shutil.copytree(sample_dataset, copy)
