@@ -92,7 +92,20 @@ def print_summary(report: BuildReport) -> None:
         table.add_row(f"rejected: {reason}", f"{n:,}")
     for outcome, n in counts["outcomes"].items():
         table.add_row(f"outcome: {outcome}", f"{n:,}")
+    split = report.manifest.get("split") or {}
+    if split:
+        table.add_row(
+            "split: train / test problems",
+            f"{split['problems']['train']:,} / {split['problems']['test']:,}",
+        )
     console.print(table)
+    unknown_dialect = (report.manifest.get("dialects") or {}).get("unknown_original_languages")
+    if unknown_dialect:
+        console.print(
+            f"[yellow]original_language names no dialect (rows kept apart with dialect null, or "
+            f"rejected with [dialects] unknown = \"reject\"): "
+            f"{', '.join(repr(s) if s else '(none)' for s in unknown_dialect[:10])}[/]"
+        )
     if counts["unknown_statuses"]:
         console.print(
             f"[yellow]unknown statuses (rejected, add them to the recipe's [statuses] to keep them): "

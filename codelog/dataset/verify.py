@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 
 from codelog.dataset.open import MANIFEST, TABLES, open_dataset, read_manifest
 from codelog.files import sha256_file
+from codelog.sql import literal
 
 
 @dataclass
@@ -142,6 +143,13 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                WHERE s.reward IS DISTINCT FROM r.reward""",
         ),
         (
+            "a solution's split is its problem's split",
+            """SELECT DISTINCT s.problem_id || ': solutions say ' || coalesce(s.split, 'NULL')
+                      || ', problems says ' || coalesce(p.split, 'NULL')
+               FROM solutions s LEFT JOIN problems p USING (problem_id)
+               WHERE s.split IS DISTINCT FROM p.split""",
+        ),
+        (
             "every problem with solutions is in the problems table",
             """SELECT DISTINCT problem_id || ' has solutions but no problems row'
                FROM solutions WHERE problem_id NOT IN (SELECT problem_id FROM problems)""",
@@ -194,6 +202,15 @@ def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport
             )
     _compare_counts("rejects_by_reason", counts.get("rejects_by_reason"), by_reason, bad)
     _compare_counts("outcomes", counts.get("outcomes"), outcomes, bad)
+    for split, name in sorted(((manifest.get("split") or {}).get("files") or {}).items()):
+        copy = f"read_parquet({literal(root / name)})"
+        table = f"(SELECT * FROM solutions WHERE split = {literal(split)})"
+        differ = scalar(
+            f"SELECT count(*) FROM ((FROM {table} EXCEPT ALL FROM {copy}) "
+            f"UNION ALL (FROM {copy} EXCEPT ALL FROM {table}))"
+        )
+        if differ:
+            bad(f"{name}: {differ} rows differ from the solutions of split {split!r}")
     for rule, query in _invariant_queries(recipe):
         offenders = [row[0] for row in con.execute(query).fetchall()]
         for offender in offenders[:20]:

@@ -155,3 +155,12 @@ def test_the_clusters_file_is_part_of_the_input_fingerprint(tmp_path):
     after = build_sample(tmp_path / "b", root=tree.root, workers=1).manifest
     assert before["input_fingerprint"] != after["input_fingerprint"]
     assert before["split"]["identical_problem_clusters"] is None
+
+
+def test_the_sample_holds_out_one_problem(sample_build):
+    split = sample_build.manifest["split"]
+    assert split["problems"] == {"train": 7, "test": 1}
+    # no hash of the 8 problems falls under 0.1: the guarantee picks the lowest one
+    assert split["forced"] == "test"
+    problems = pq.read_table(sample_build.out / "problems.parquet").to_pylist()
+    assert [p["problem_id"] for p in problems if p["split"] == "test"] == ["p02971"]
