@@ -103,7 +103,7 @@ def print_summary(report: BuildReport) -> None:
     if unknown_dialect:
         console.print(
             f"[yellow]original_language names no dialect (rows kept apart with dialect null, or "
-            f"rejected with [dialects] unknown = \"reject\"): "
+            f'rejected with [dialects] unknown = "reject"): '
             f"{', '.join(repr(s) if s else '(none)' for s in unknown_dialect[:10])}[/]"
         )
     if counts["unknown_statuses"]:

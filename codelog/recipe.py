@@ -49,7 +49,7 @@ class Dialects:
     def __post_init__(self) -> None:
         # TOML gives lists; a tuple keeps the recipe hashable and its dict form stable
         if isinstance(self.python, str):
-            raise TypeError("python must be a list of dialects, e.g. [\"python3\"]")
+            raise TypeError('python must be a list of dialects, e.g. ["python3"]')
         object.__setattr__(self, "python", tuple(self.python))
 
     def kept(self) -> dict[str, tuple[str, ...]]:
@@ -119,8 +119,10 @@ class Recipe:
             "limits": dataclasses.asdict(self.limits),
             "prompt": dataclasses.asdict(self.prompt),
             "train": dataclasses.asdict(self.train),
-            "dialects": {k: list(v) if isinstance(v, tuple) else v
-                         for k, v in dataclasses.asdict(self.dialects).items()},
+            "dialects": {
+                k: list(v) if isinstance(v, tuple) else v
+                for k, v in dataclasses.asdict(self.dialects).items()
+            },
             "split": dataclasses.asdict(self.split),
         }
 

@@ -103,7 +103,7 @@ REJECT = pa.schema(
         ("submission_id", pa.string()),
         ("status", pa.string()),
         ("outcome", pa.string()),
-        ("reason", pa.string()),  # duplicate, correct_cap, no_contrast, dialect, unknown_status, ...
+        ("reason", pa.string()),  # duplicate, correct_cap, dialect, unknown_status, ...
         ("detail", pa.string()),  # e.g. "duplicate of s123", the bad value, the error
         ("origin", pa.string()),
         ("ast_hash", pa.string()),

@@ -341,8 +341,8 @@ def test_grouping_invariants(rows, recipe, seed):
             assert earlier[0]["seq"] < r["seq"]
         assert (fate["reason"] == "dialect") == (
             excluded_by_dialect(r, recipe)
-            and fate["reason"] not in ("missing_source", "unknown_status", "unscorable",
-                                       "duplicate_submission_id")
+            and fate["reason"]
+            not in ("missing_source", "unknown_status", "unscorable", "duplicate_submission_id")
         )
         assert fate["dialect"] == r["dialect"]
 

@@ -286,9 +286,7 @@ def test_prompts_render_the_recipe_template(synthetic):
     [py3] = data.render_prompts(dataset, [("p003", "Python", "python3")], "{statement} {language}")
     assert py3 == "Read a string. Print it reversed. Python 3"  # the group's dialect
     # the same renderer as `codelog export`: other braces are literal, {statement} is required
-    [braces] = data.render_prompts(
-        dataset, [("p003", "Python", None)], "{statement} int main() {}"
-    )
+    [braces] = data.render_prompts(dataset, [("p003", "Python", None)], "{statement} int main() {}")
     assert braces == "Read a string. Print it reversed. int main() {}"
     with pytest.raises(trainer.RecipeError, match="template"):
         data.render_prompts(dataset, [("p003", "Python", None)], "Write {language}.")

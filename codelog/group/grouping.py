@@ -128,8 +128,7 @@ def _dialect_excluded(recipe: Recipe) -> str:
         allowed = ", ".join(literal(x) for x in kept)
         unknown = "s.dialect IS NULL" if d.unknown == "reject" else "false"
         terms.append(
-            f"(lower(s.language) = {literal(lang)} AND "
-            f"({unknown} OR s.dialect NOT IN ({allowed})))"
+            f"(lower(s.language) = {literal(lang)} AND ({unknown} OR s.dialect NOT IN ({allowed})))"
         )
     return "(" + " OR ".join(terms) + ")" if terms else "false"
 

@@ -149,22 +149,30 @@ def _dialect_summary(rows: Any, scan: SourceScan, options: BuildOptions) -> dict
     has_dialects = scan.language.lower() in DIALECTS
     return {
         "filter": {
-            **({scan.language.lower(): list(dialects.kept()[scan.language.lower()])}
-               if has_dialects else {}),
+            **(
+                {scan.language.lower(): list(dialects.kept()[scan.language.lower()])}
+                if has_dialects
+                else {}
+            ),
             "unknown": dialects.unknown,
         },
-        "rows_in": by_dialect(
-            "SELECT dialect, count(*) FROM fate GROUP BY 1 ORDER BY 2 DESC, 1"
-        ) if has_dialects else {},
+        "rows_in": by_dialect("SELECT dialect, count(*) FROM fate GROUP BY 1 ORDER BY 2 DESC, 1")
+        if has_dialects
+        else {},
         "solutions": by_dialect(
             "SELECT dialect, count(*) FROM fate WHERE reason IS NULL GROUP BY 1 ORDER BY 2 DESC, 1"
-        ) if has_dialects else {},
+        )
+        if has_dialects
+        else {},
         "unknown_original_languages": sorted(
-            r[0] for r in rows(
+            r[0]
+            for r in rows(
                 "SELECT DISTINCT coalesce(s.original_language, '') FROM fate f "
                 "JOIN staged s USING (seq) WHERE f.dialect IS NULL"
             )
-        ) if has_dialects else [],
+        )
+        if has_dialects
+        else [],
     }
 
 
@@ -218,8 +226,11 @@ def dataset_card(manifest: dict[str, Any]) -> str:
         f"{split['problems']['train']:,} train and {split['problems']['test']:,} test problems, "
         f"{split['solutions']['train']:,} and {split['solutions']['test']:,} solutions; "
         "problems CodeNet marks identical share a split. "
-        + ("`load_dataset(DIR, split=\"test\")` loads the held-out problems' solutions."
-           if files else "There is no test split.")
+        + (
+            '`load_dataset(DIR, split="test")` loads the held-out problems\' solutions.'
+            if files
+            else "There is no test split."
+        )
     )
     return f"""---
 configs:

@@ -37,7 +37,15 @@ SPILL_THREADS = 2
 # What the published tables take from the grouping's `fate`; every other column comes from
 # the staged row (the two agree on problem_id, language and submission_id).
 _FATE_COLUMNS = (
-    "seq", "outcome", "reward", "is_correct", "reason", "detail", "dup_count", "split", POS
+    "seq",
+    "outcome",
+    "reward",
+    "is_correct",
+    "reason",
+    "detail",
+    "dup_count",
+    "split",
+    POS,
 )
 _DESTINATIONS = {"solutions": schema.SOLUTION, "rejects": schema.REJECT}
 SPLIT_FILES = {"train": "solutions-train.parquet", "test": "solutions-test.parquet"}
