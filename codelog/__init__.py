@@ -137,6 +137,7 @@ def export(
     *,
     max_pairs_per_problem: int = 32,
     seed: int = 0,
+    chat: bool = False,
     force: bool = False,
     verify: bool = False,
 ) -> ExportReport:
@@ -147,6 +148,9 @@ def export(
         out: the Parquet file. Never inside the dataset; an existing file is replaced only if
             codelog wrote it, or with `force`.
         max_pairs_per_problem: dpo pairs per group, at most. seed: which dpo pairs.
+        chat: dpo/kto as TRL's conversational format (lists of messages) for instruct models;
+            plain-string prompts end with the trainer's separator so TRL's concatenation
+            tokenizes as codelog's trainer does.
         verify: recompute the dataset's sha256s first (the cheap check always runs).
 
     Returns an ExportReport (out, rows, groups, skipped_no_statement). Writing 0 rows is an
@@ -167,6 +171,7 @@ def export(
             max_pairs_per_group=max_pairs_per_problem,
             seed=seed,
             force=force,
+            chat=chat,
         )
 
 

@@ -206,6 +206,12 @@ def print_summary(report: BuildReport) -> None:
         table.add_row(f"rejected: {reason}", f"{n:,}")
     for outcome, n in counts["outcomes"].items():
         table.add_row(f"outcome: {outcome}", f"{n:,}")
+    split = report.manifest.get("split") or {}
+    if split:
+        table.add_row(
+            "split: train / test problems",
+            f"{split['problems']['train']:,} / {split['problems']['test']:,}",
+        )
     console.print(table)
     if counts.get("verdict_conflicts"):
         policy = report.manifest["recipe"]["grouping"]["on_conflict"]
@@ -213,6 +219,13 @@ def print_summary(report: BuildReport) -> None:
             f"verdict conflicts: {counts['verdict_conflicts']:,} programs were judged "
             f"differently across their {counts['verdict_conflict_submissions']:,} copies; "
             f'[grouping] on_conflict = "{policy}" {_CONFLICT_POLICY[policy]}'
+        )
+    unknown_dialect = (report.manifest.get("dialects") or {}).get("unknown_original_languages")
+    if unknown_dialect:
+        warn(
+            "original_language names no dialect (rows kept apart with dialect null, or "
+            'rejected with [dialects] unknown = "reject"): '
+            + ", ".join(repr(s) if s else "(none)" for s in unknown_dialect[:10])
         )
     if counts["unknown_statuses"]:
         warn(

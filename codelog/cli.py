@@ -552,6 +552,12 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
     show_default=True,
     help="verifier-lists: token similarity of a hard list's candidates to the correct one.",
 )
+@click.option(
+    "--chat",
+    is_flag=True,
+    help="dpo/kto: TRL's conversational format (user and assistant messages) for instruct "
+    "models, instead of plain strings.",
+)
 @force_option
 @verify_option
 @manners
@@ -564,6 +570,7 @@ def export_command(
     list_size: str,
     lists_per_problem: int,
     hard_similarity: float,
+    chat: bool,
     force: bool,
     full_check: bool,
 ) -> None:
@@ -608,6 +615,7 @@ def export_command(
         out,
         max_pairs_per_problem=max_pairs_per_problem,
         seed=seed,
+        chat=chat,
         force=force,
     )
     say(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")

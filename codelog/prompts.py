@@ -2,8 +2,12 @@
 
 - `html_to_text`: a problem statement's HTML as plain text, structure and sample I/O kept.
 - `render_prompt`: the prompt a model sees for a problem, the recipe's template filled with
-  statement and language. One function, used by every consumer (exports, the trainer, eval),
-  so a dataset renders the same prompt wherever it goes. Only the two placeholders
+  statement and language (the dialect's name when the group has one: "Python 3"). One
+  function, used by every consumer (exports, the trainer, eval), so a dataset renders the
+  same prompt wherever it goes.
+- `SEPARATOR`: what comes between a plain-text prompt and the completion, in codelog's
+  trainer (no chat template) and in the plain-string exports, whose trainers (TRL) join
+  prompt + completion as they are. Only the two placeholders
   `{statement}` and `{language}` are replaced, in a single pass: every other character of the
   template is literal, braces included (no `str.format` escaping rules), and a statement that
   itself contains "{language}" is not substituted again.
@@ -19,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from html.parser import HTMLParser
 from typing import Any
 
+from codelog.dialects import display_language
 from codelog.errors import RecipeError
 
 _BLOCK = {
@@ -96,14 +101,16 @@ def html_to_text(document: str) -> str:
     return text.strip() + "\n"
 
 PLACEHOLDERS = ("statement", "language")
+SEPARATOR = "\n"
 _PLACEHOLDER = re.compile(r"\{(statement|language)\}")
 
 
-def render_prompt(template: str, statement: str, language: str) -> str:
+def render_prompt(template: str, statement: str, language: str, dialect: str | None = None) -> str:
     """The prompt for one problem in one language.
 
     `statement` is the problem's plain-text statement (problems.prompt); `language` is the
-    solution's language as the dataset names it (e.g. "Python"). A template without
+    solution's language as the dataset names it (e.g. "Python"), and `dialect` the group's
+    dialect (e.g. "python3"), which `{language}` names instead when given ("Python 3"). A template without
     `{statement}` is refused: a prompt that omits the problem teaches nothing. Trailing
     whitespace of the statement is dropped (statements end in a newline; the template decides
     what follows).
@@ -113,7 +120,7 @@ def render_prompt(template: str, statement: str, language: str) -> str:
             f"[prompt] template must contain {{statement}} (placeholders: "
             f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)}); got {template!r}"
         )
-    values = {"statement": statement.rstrip(), "language": language}
+    values = {"statement": statement.rstrip(), "language": display_language(language, dialect)}
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], template)
 
 

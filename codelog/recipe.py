@@ -12,6 +12,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
+from codelog.dialects import DIALECTS
 from codelog.errors import RecipeError
 from codelog.outcomes import OUTCOME_NAMES, UNSCORABLE
 
@@ -40,6 +41,35 @@ class Limits:
 @dataclass(frozen=True)
 class Prompt:
     template: str = "{statement}"
+
+
+@dataclass(frozen=True)
+class Dialects:
+    """Which dialects a build keeps, per language that has them (codelog.dialects); rows of
+    another dialect are rejected as `dialect`. `unknown`: rows whose original_language does not
+    tell the dialect ("keep" them with dialect null, in groups of their own, or "reject")."""
+
+    python: tuple[str, ...] = ("python3",)
+    unknown: Literal["keep", "reject"] = "keep"
+
+    def __post_init__(self) -> None:
+        # TOML gives lists; a tuple keeps the recipe hashable and its dict form stable
+        if isinstance(self.python, str):
+            raise TypeError('python must be a list of dialects, e.g. ["python3"]')
+        object.__setattr__(self, "python", tuple(self.python))
+
+    def kept(self) -> dict[str, tuple[str, ...]]:
+        """Language (lower case) -> the dialects kept."""
+        return {lang: getattr(self, lang) for lang in DIALECTS}
+
+
+@dataclass(frozen=True)
+class Split:
+    """The held-out split, by problem: a problem (with the problems CodeNet marks identical to
+    it) is "test" when a seeded hash of its id falls under `test_fraction` (codelog.group.split)."""
+
+    test_fraction: float = 0.1
+    seed: int = 0  # its own seed: --seed (caps) can change without moving problems
 
 
 @dataclass(frozen=True)
@@ -160,6 +190,8 @@ class Recipe:
     # The data's license for the dataset card (an SPDX-style id, e.g. "mit"), for sources that
     # do not fix it (CI, JUnit; CodeNet is cdla-permissive-2.0); `build --license` overrides it.
     license: str | None = None
+    dialects: Dialects = field(default_factory=Dialects)
+    split: Split = field(default_factory=Split)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, in a stable order: what the manifest stores and `from_dict` reads back."""
@@ -182,6 +214,11 @@ class Recipe:
                 **dataclasses.asdict(self.lint_reward),
                 "categories": list(self.lint_reward.categories),
             },
+            "dialects": {
+                k: list(v) if isinstance(v, tuple) else v
+                for k, v in dataclasses.asdict(self.dialects).items()
+            },
+            "split": dataclasses.asdict(self.split),
         }
         if self.license is not None:  # absent when unset: older manifests stay as they were
             data["license"] = self.license
@@ -190,7 +227,7 @@ class Recipe:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "recipe") -> Recipe:
         known = {"name", "statuses", "rewards", "grouping", "limits", "prompt", "train", "license"}
-        known |= {"repairs", "lint", "lint_reward"}
+        known |= {"repairs", "lint", "lint_reward", "dialects", "split"}
         unknown = set(data) - known
         if unknown:
             raise RecipeError(f"{where}: unknown section(s) {sorted(unknown)}")
@@ -231,6 +268,8 @@ class Recipe:
                 LintReward, _tuples(data, "lint_reward", ("categories",)), "lint_reward", where
             ),
             license=check_license(data["license"], where) if "license" in data else None,
+            dialects=_section(Dialects, data, "dialects", where),
+            split=_section(Split, data, "split", where),
         )
         _check(recipe, where)
         return recipe
@@ -347,6 +386,15 @@ def _check(recipe: Recipe, where: str) -> None:
         )
     if lim.max_source_bytes <= 0:
         raise RecipeError(f"{where}: [limits] max_source_bytes must be positive")
+    _check_dialects(recipe.dialects, where)
+    fraction = recipe.split.test_fraction
+    if isinstance(fraction, bool) or not isinstance(fraction, int | float) or not 0 <= fraction < 1:
+        raise RecipeError(
+            f"{where}: [split] test_fraction must be a number from 0 (no test split) up to "
+            f"but not including 1, not {fraction!r}"
+        )
+    if isinstance(recipe.split.seed, bool) or not isinstance(recipe.split.seed, int):
+        raise RecipeError(f"{where}: [split] seed must be an integer, not {recipe.split.seed!r}")
     _check_kinds(recipe, where)
 
 
@@ -374,6 +422,25 @@ def _check_kinds(recipe: Recipe, where: str) -> None:
     for bad, message in problems:
         if bad:
             raise RecipeError(f"{where}: {message}")
+
+
+def _check_dialects(dialects: Dialects, where: str) -> None:
+    for lang, kept in dialects.kept().items():
+        unknown = [d for d in kept if d not in DIALECTS[lang]]
+        if unknown:
+            raise RecipeError(
+                f"{where}: [dialects] {lang} names {unknown}, not dialects of {lang} "
+                f"(one of {list(DIALECTS[lang])})"
+            )
+        if not kept:
+            raise RecipeError(
+                f"{where}: [dialects] {lang} keeps no dialect; list at least one of "
+                f"{list(DIALECTS[lang])}"
+            )
+    if dialects.unknown not in ("keep", "reject"):
+        raise RecipeError(
+            f"{where}: [dialects] unknown must be 'keep' or 'reject', not {dialects.unknown!r}"
+        )
 
 
 def load_recipe(path: str | Path | None = None) -> Recipe:

@@ -43,6 +43,7 @@ SUBMISSION = pa.schema(
         ("date", pa.int64()),  # Unix seconds
         ("language", pa.string()),  # CodeNet directory name, e.g. "Python", "C++"
         ("original_language", pa.string()),  # e.g. "Python (3.8.2)", "PyPy3 (7.3.0)"
+        ("dialect", pa.string()),  # python2 / python3 (codelog.dialects); null: none or unknown
         ("filename_ext", pa.string()),
         ("status", pa.string()),  # raw judge/CI status string
         ("cpu_time", pa.int64()),  # ms; null when the judge gave none or a negative sentinel
@@ -77,6 +78,8 @@ SOLUTION = pa.schema(
         ("user_id", pa.string()),
         ("date", pa.int64()),
         ("original_language", pa.string()),
+        ("dialect", pa.string()),  # python2 / python3, or null; groups never mix dialects
+        ("split", pa.string()),  # train / test, by problem (codelog.group.split)
         ("status", pa.string()),
         ("outcome", pa.string()),
         ("reward", pa.float64()),
@@ -96,10 +99,11 @@ REJECT = pa.schema(
     [
         ("problem_id", pa.string()),
         ("language", pa.string()),
+        ("dialect", pa.string()),
         ("submission_id", pa.string()),
         ("status", pa.string()),
         ("outcome", pa.string()),
-        ("reason", pa.string()),  # duplicate, correct_cap, no_contrast, unknown_status, ...
+        ("reason", pa.string()),  # duplicate, correct_cap, dialect, unknown_status, ...
         ("detail", pa.string()),  # e.g. "duplicate of s123", the bad value, the error
         ("origin", pa.string()),
         ("ast_hash", pa.string()),
@@ -118,6 +122,7 @@ PROBLEM = pa.schema(
         ("tags", pa.string()),
         ("complexity", pa.string()),
         ("prompt", pa.string()),  # plain-text statement (HTML stripped, sample I/O kept)
+        ("split", pa.string()),  # train / test; sources leave it null, the build assigns it
     ]
 )
 

@@ -2,7 +2,9 @@
 
 `CodenetTree` holds submissions as plain dicts; `write()` lays them out the way Project
 CodeNet does (metadata/problem_list.csv, metadata/pNNNNN.csv, data/pNNNNN/Python/sID.py,
-problem_descriptions/pNNNNN.html). A test then edits one file's bytes before building.
+problem_descriptions/pNNNNN.html, and derived/duplicates/identical_problem_clusters on
+request). Rows are Python 3 ("Python (3.8.2)") unless a test names another original_language.
+A test then edits one file's bytes before building.
 """
 
 from __future__ import annotations
@@ -33,12 +35,13 @@ class Submission:
     language: str = "Python"
     ext: str = "py"
     date: int = 1_600_000_000
+    original_language: str = "Python (3.8.2)"  # the dialect: "Python (2.7.6)" is Python 2
 
     def csv_row(self) -> str:
         size = len(self.code) if self.code is not None else 0
         return (
             f"{self.submission_id},{self.problem_id},u0001,{self.date},{self.language},"
-            f"Python (3.8.2),{self.ext},{self.status},10,9000,{size},"
+            f"{self.original_language},{self.ext},{self.status},10,9000,{size},"
         )
 
 
@@ -58,8 +61,25 @@ class CodenetTree:
                 tree.add(f"s{n:09d}", pid, status, code.encode())
         return tree
 
-    def add(self, submission_id: str, problem_id: str, status: str, code: bytes | None) -> None:
-        self.submissions.append(Submission(submission_id, problem_id, status, code))
+    def add(
+        self,
+        submission_id: str,
+        problem_id: str,
+        status: str,
+        code: bytes | None,
+        original_language: str = "Python (3.8.2)",
+        date: int = 1_600_000_000,
+    ) -> None:
+        self.submissions.append(
+            Submission(
+                submission_id,
+                problem_id,
+                status,
+                code,
+                date=date,
+                original_language=original_language,
+            )
+        )
 
     def problem_ids(self) -> list[str]:
         return sorted({s.problem_id for s in self.submissions})
@@ -69,6 +89,14 @@ class CodenetTree:
 
     def source_path(self, sub: Submission) -> Path:
         return self.root / "data" / sub.problem_id / sub.language / f"{sub.submission_id}.{sub.ext}"
+
+    def write_identical_problems(self, *clusters: tuple[str, ...]) -> Path:
+        """derived/duplicates/identical_problem_clusters, as CodeNet writes it: one cluster a
+        line, problem ids separated by commas."""
+        path = self.root / "derived" / "duplicates" / "identical_problem_clusters"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(",".join(c) + "\n" for c in clusters), encoding="utf-8")
+        return path
 
     def write(self) -> Path:
         meta = self.root / "metadata"

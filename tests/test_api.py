@@ -64,7 +64,7 @@ def test_build_query_export_verify_stats(tmp_path):
     assert checked.ok and checked.code_hashes_checked == report.manifest["counts"]["solutions"]
 
     numbers = codelog.stats(tmp_path / "ds")
-    assert (numbers.solutions, numbers.groups) == (837, 8)
+    assert (numbers.solutions, numbers.groups) == (749, 8)
 
 
 @pytest.mark.parametrize(

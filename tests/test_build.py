@@ -139,12 +139,18 @@ def test_manifest_hashes_every_file(sample_dataset):
 def test_rebuild_is_byte_identical_and_seed_changes_the_cap(sample_build, tmp_path):
     again = build_sample(tmp_path / "again")
     other_seed = build_sample(tmp_path / "seed7", seed=7)
-    for name in ("solutions.parquet", "rejects.parquet", "problems.parquet"):
+    parquet = [name for name in sample_build.manifest["files"] if name.endswith(".parquet")]
+    assert len(parquet) == 5  # solutions, rejects, problems and the two per-split copies
+    for name in parquet:
         assert sha256_file(again.out / name) == sha256_file(sample_build.out / name), name
     assert again.manifest["input_fingerprint"] == sample_build.manifest["input_fingerprint"]
     assert sha256_file(other_seed.out / "solutions.parquet") != sha256_file(
         sample_build.out / "solutions.parquet"
     )
+    # the split has its own seed ([split] seed): --seed moves no problem between train and test
+    assert table(other_seed.out, "problems").select(["problem_id", "split"]) == table(
+        sample_build.out, "problems"
+    ).select(["problem_id", "split"])
 
 
 def test_recipe_change_reuses_staged_parse_results(tmp_path):
@@ -201,11 +207,15 @@ def test_unsupported_language_fails_clearly(tmp_path):
 def test_loadable_by_hf_datasets(sample_dataset, loader, tmp_path, monkeypatch):
     datasets = pytest.importorskip("datasets")
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "cache"))
-    if loader == "card":
-        ds = datasets.load_dataset(str(sample_dataset), split="train")
+    solutions = pq.read_table(sample_dataset / "solutions.parquet", columns=["split"])
+    if loader == "card":  # the card's configs map each split to its file
+        for split in ("train", "test"):
+            ds = datasets.load_dataset(str(sample_dataset), split=split)
+            assert ds.num_rows == solutions["split"].to_pylist().count(split) > 0
+            assert set(ds["split"]) == {split}
     else:
         ds = datasets.load_dataset(
             "parquet", data_files=str(sample_dataset / "solutions.parquet"), split="train"
         )
-    assert ds.num_rows == pq.read_metadata(sample_dataset / "solutions.parquet").num_rows
-    assert {"code", "reward", "is_correct", "problem_id"} <= set(ds.column_names)
+        assert ds.num_rows == solutions.num_rows
+    assert {"code", "reward", "is_correct", "problem_id", "split"} <= set(ds.column_names)

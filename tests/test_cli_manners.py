@@ -51,7 +51,7 @@ def test_build_json_is_the_summary_on_stdout(tmp_path):
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
     assert summary["out"] == str(tmp_path / "ds")
-    assert summary["counts"]["solutions"] == 837 and summary["counts"]["groups"] == 8
+    assert summary["counts"]["solutions"] == 749 and summary["counts"]["groups"] == 8
     assert set(summary["seconds"]) >= {"scan", "stage", "group_and_write", "total"}
     assert result.stderr == ""
 

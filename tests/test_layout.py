@@ -15,7 +15,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "codelog"
 
 # The shared vocabulary every stage may use; they import only each other.
-LEAVES = {"errors", "files", "outcomes", "schema", "progress", "recipe", "options", "prompts", "sql", "version"}
+LEAVES = {"errors", "files", "outcomes", "schema", "progress", "recipe", "options", "prompts", "sql", "version", "dialects"}
 FLOW = ["ingest", "stage", "group", "publish", "dataset", "train", "execution"]
 ENTRY_POINTS = {"builder", "cli", "__init__", "__main__", "api"}
 

@@ -24,13 +24,19 @@ from .conftest import build_sample
 
 # The pre-spillsort queries of build: the reference for row order and content.
 _SOLUTION_COLUMNS = ", ".join(
-    f"f.{c}" if c in ("outcome", "reward", "is_correct", "dup_count") else f"s.{c}"
+    f"f.{c}"
+    if c in ("outcome", "reward", "is_correct", "dup_count")
+    else "p.split"  # the problem's, as published in problems.parquet
+    if c == "split"
+    else f"s.{c}"
     for c in schema.SOLUTION.names
 )
 REFERENCE = {
     "solutions": f"SELECT {_SOLUTION_COLUMNS} FROM fate f JOIN staged s USING (seq) "
+    "JOIN splits p ON p.problem_id = f.problem_id "
     "WHERE f.reason IS NULL ORDER BY s.problem_id, s.language, s.submission_id, s.seq",
-    "rejects": "SELECT f.problem_id, f.language, f.submission_id, s.status, f.outcome, f.reason, "
+    "rejects": "SELECT f.problem_id, f.language, f.dialect, f.submission_id, s.status, f.outcome, "
+    "f.reason, "
     "f.detail, s.origin, s.ast_hash, s.code FROM fate f JOIN staged s USING (seq) "
     "WHERE f.reason IS NOT NULL ORDER BY f.reason, f.problem_id, f.submission_id, f.seq",
 }
@@ -46,6 +52,8 @@ def reference_files(dataset: Path, seed: int, tmp: Path) -> dict[str, Path]:
     parts = dataset.parent / f".{dataset.name}.staging" / "parts" / "*.parquet"
     con.execute(f"CREATE VIEW staged AS SELECT * FROM read_parquet('{parts}')")
     con.execute(f"CREATE TEMP TABLE fate AS {classify_sql('staged', recipe, seed)}")
+    problems = dataset / "problems.parquet"
+    con.execute(f"CREATE TABLE splits AS SELECT problem_id, split FROM read_parquet('{problems}')")
     files = {}
     for name, target in (("solutions", schema.SOLUTION), ("rejects", schema.REJECT)):
         files[name] = tmp / f"{name}.parquet"

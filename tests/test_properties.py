@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from codelog import schema
 from codelog.group.grouping import classify_sql, register_recipe_tables
-from codelog.recipe import load_recipe
+from codelog.recipe import Dialects, load_recipe
 from codelog.stage.ast_hash import parse_code
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -229,13 +229,17 @@ def staged_tables(draw):
     for seq in range(n):
         rejected = draw(st.integers(0, 9)) == 0
         key = None if rejected else f"h{draw(st.integers(0, 5))}"
+        language = draw(st.sampled_from(["Python", "Python", "C++"]))
         rows.append(
             {
                 "seq": seq,
                 # a small id space: the same submission id now and then
                 "submission_id": f"s{draw(st.integers(0, 3 * n + 3))}",
                 "problem_id": draw(st.sampled_from(["p1", "p2", "p3"])),
-                "language": draw(st.sampled_from(["Python", "Python", "C++"])),
+                "language": language,
+                "dialect": draw(st.sampled_from(["python2", "python3", None]))
+                if language == "Python"
+                else None,
                 "status": draw(st.sampled_from(STATUSES)),
                 "date": draw(st.none() | st.integers(0, 5)),
                 "ast_hash": key,
@@ -266,7 +270,7 @@ def classify(rows: list[dict], recipe, seed: int) -> dict[int, dict]:
     con.register("staged_rows", as_staged(rows))
     register_recipe_tables(con, recipe)
     result = con.sql(classify_sql("staged_rows", recipe, seed)).fetchall()
-    names = ["seq", "submission_id", "problem_id", "language", "outcome", "reward"]
+    names = ["seq", "submission_id", "problem_id", "language", "dialect", "outcome", "reward"]
     names += ["is_correct", "reason", "detail", "dup_count", "conflict_copies"]
     fates = [dict(zip(names, r, strict=True)) for r in result]
     by_seq = {f["seq"]: f for f in fates}
@@ -275,19 +279,30 @@ def classify(rows: list[dict], recipe, seed: int) -> dict[int, dict]:
 
 
 grouping_recipes = st.builds(
-    lambda cap, dedup, on_conflict: dataclasses.replace(
+    lambda cap, dedup, on_conflict, kept, unknown: dataclasses.replace(
         RECIPE,
         grouping=dataclasses.replace(
             RECIPE.grouping, max_correct_per_problem=cap, dedup=dedup, on_conflict=on_conflict
         ),
+        dialects=Dialects(python=kept, unknown=unknown),
     ),
     st.integers(1, 3),
     st.sampled_from(["ast", "exact", "none"]),
     st.sampled_from(["drop", "earliest", "per_outcome"]),
+    st.sampled_from([("python3",), ("python2",), ("python2", "python3")]),
+    st.sampled_from(["keep", "reject"]),
 )
 
 # Reasons decided before dedup: such rows are no copy of any program.
-PRE_DEDUP = {"missing_source", "unknown_status", "unscorable", "duplicate_submission_id"}
+PRE_DEDUP = {"missing_source", "unknown_status", "unscorable", "duplicate_submission_id", "dialect"}
+
+
+def excluded_by_dialect(row: dict, recipe) -> bool:
+    if row["language"] != "Python":
+        return False
+    if row["dialect"] is None:
+        return recipe.dialects.unknown == "reject"
+    return row["dialect"] not in recipe.dialects.python
 
 
 @settings(SETTINGS, max_examples=40)
@@ -303,14 +318,16 @@ def test_grouping_invariants(rows, recipe, seed):
     kept = [r for r in rows if fates[r["seq"]]["reason"] is None]
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in kept:
-        groups[r["problem_id"], r["language"]].append(fates[r["seq"]])
+        # a group is one dialect: its correct and incorrect solutions share an interpreter
+        groups[r["problem_id"], r["language"], r["dialect"]].append(fates[r["seq"]])
+        assert not excluded_by_dialect(r, recipe)
     for members in groups.values():
         correct = sum(f["is_correct"] for f in members)
         assert g.min_correct <= correct <= g.max_correct_per_problem
         assert len(members) - correct >= g.min_incorrect
     per_outcome = g.on_conflict == "per_outcome"
     keys = Counter(
-        (r["problem_id"], r["language"], r[key_column])
+        (r["problem_id"], r["language"], r["dialect"], r[key_column])
         + ((fates[r["seq"]]["outcome"],) if per_outcome else ())
         for r in kept
     )
@@ -320,7 +337,7 @@ def test_grouping_invariants(rows, recipe, seed):
     programs: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         if fates[r["seq"]]["reason"] not in PRE_DEDUP:
-            programs[r["problem_id"], r["language"], r[key_column]].append(r)
+            programs[r["problem_id"], r["language"], r["dialect"], r[key_column]].append(r)
     conflicted = {
         k: v for k, v in programs.items() if len({fates[r["seq"]]["outcome"] for r in v}) > 1
     }
@@ -357,11 +374,17 @@ def test_grouping_invariants(rows, recipe, seed):
         if fate["reason"] == "duplicate_submission_id":
             earlier = [o for o in rows if o["submission_id"] == r["submission_id"]]
             assert earlier[0]["seq"] < r["seq"]
+        assert (fate["reason"] == "dialect") == (
+            excluded_by_dialect(r, recipe)
+            and fate["reason"]
+            not in ("missing_source", "unknown_status", "unscorable", "duplicate_submission_id")
+        )
+        assert fate["dialect"] == r["dialect"]
 
     # a group is kept whole or not at all: no_contrast rows never share a group with kept ones
     for r in rows:
         if fates[r["seq"]]["reason"] == "no_contrast":
-            assert (r["problem_id"], r["language"]) not in groups
+            assert (r["problem_id"], r["language"], r["dialect"]) not in groups
 
 
 @settings(SETTINGS, max_examples=25)

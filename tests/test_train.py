@@ -7,6 +7,7 @@ sample built by `codelog build` (the `sample_dataset` fixture).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -22,9 +23,11 @@ from safetensors.torch import load_file
 from codelog import schema
 from codelog.cli import cli
 from codelog.errors import DatasetError
-from codelog.recipe import load_recipe
+from codelog.publish.manifest import FORMAT_VERSION
+from codelog.recipe import Split, load_recipe
 from codelog.train import data, models, trainer
 from codelog.train.advantages import ADVANTAGES, compute_advantages, register
+from tests.conftest import build_sample
 
 PROBLEMS = {
     "p001": (
@@ -62,7 +65,7 @@ REWARD = {"accepted": 1.0, "wrong_answer": -0.1, "time_limit": -0.5, "runtime_er
 
 
 def write_dataset(
-    out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = 1
+    out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = FORMAT_VERSION
 ) -> Path:
     """A dataset directory as `codelog build` writes it, with synthetic solutions."""
     rng = random.Random(0)
@@ -156,8 +159,8 @@ def test_missing_dataset_is_a_clear_error(tmp_path, no_model_loads):
 
 
 def test_dataset_of_another_format_version_is_refused(tmp_path, no_model_loads):
-    dataset = write_dataset(tmp_path / "ds", format_version=2)
-    with pytest.raises(DatasetError, match="format_version 2"):
+    dataset = write_dataset(tmp_path / "ds", format_version=FORMAT_VERSION + 1)
+    with pytest.raises(DatasetError, match=f"format_version {FORMAT_VERSION + 1}"):
         run(dataset, tmp_path / "run")
 
 
@@ -184,7 +187,7 @@ def test_bad_option_is_a_recipe_error_naming_the_option(synthetic, tmp_path, no_
 
 def test_index_groups_solutions_by_problem_and_language(synthetic):
     index = data.read_index(data.open_dataset(synthetic))
-    assert index.keys == [(p, "Python") for p in PROBLEMS]
+    assert index.keys == [(p, "Python", None) for p in PROBLEMS]  # no dialect: one group each
     assert [len(index.members(g)) for g in range(len(index))] == [24] * 4
     assert index.names(index.members(1)[:2]) == ["s0020000", "s0020001"]
 
@@ -276,13 +279,17 @@ def test_prompt_goes_through_the_chat_template_when_the_tokenizer_has_one(synthe
 
 def test_prompts_render_the_recipe_template(synthetic):
     dataset = data.open_dataset(synthetic)
-    [prompt] = data.render_prompts(dataset, [("p003", "Python")], "{statement}\nWrite {language}.")
+    [prompt] = data.render_prompts(
+        dataset, [("p003", "Python", None)], "{statement}\nWrite {language}."
+    )
     assert prompt == "Read a string. Print it reversed.\nWrite Python."
+    [py3] = data.render_prompts(dataset, [("p003", "Python", "python3")], "{statement} {language}")
+    assert py3 == "Read a string. Print it reversed. Python 3"  # the group's dialect
     # the same renderer as `codelog export`: other braces are literal, {statement} is required
-    [braces] = data.render_prompts(dataset, [("p003", "Python")], "{statement} int main() {}")
+    [braces] = data.render_prompts(dataset, [("p003", "Python", None)], "{statement} int main() {}")
     assert braces == "Read a string. Print it reversed. int main() {}"
     with pytest.raises(trainer.RecipeError, match="template"):
-        data.render_prompts(dataset, [("p003", "Python")], "Write {language}.")
+        data.render_prompts(dataset, [("p003", "Python", None)], "Write {language}.")
 
 
 # --- the loss ----------------------------------------------------------------------------------
@@ -345,20 +352,23 @@ def test_sft_skips_incorrect_solutions(synthetic, tmp_path):
 # --- training ----------------------------------------------------------------------------------
 
 
-def test_rloo_raises_the_heldout_margin_of_correct_over_incorrect_on_the_sample(
-    sample_dataset, tmp_path
-):
+def test_rloo_raises_the_heldout_margin_of_correct_over_incorrect_on_the_sample(tmp_path):
     # Held out: 15% of each problem's correct and of its incorrect solutions, never trained on.
+    # (Built without test problems: the sample's 8 problems are too few for a tiny model to
+    # transfer to an unseen one; tests/train/test_heldout_problems.py covers the test split.
+    # Without Python 2 rows, 100 steps move the margin by -0.002..+0.03 over seeds; 200: +0.55.)
+    no_test_split = dataclasses.replace(load_recipe(), split=Split(test_fraction=0))
+    dataset = build_sample(tmp_path / "ds", recipe=no_test_split).out
     result = run(
-        sample_dataset,
+        dataset,
         tmp_path / "rloo",
         algo="rloo",
-        steps=100,
+        steps=200,
         eval_fraction=0.15,
         max_length=1024,
     )
     before, after = records(tmp_path / "rloo", "eval")
-    assert (before["step"], after["step"]) == (0, 100) and before["groups"] == 8
+    assert (before["step"], after["step"]) == (0, 200) and before["groups"] == 8
     assert after["margin"] > before["margin"] + 0.05, (before, after)
     assert result.margin_after == after["margin"]
 

@@ -1,7 +1,7 @@
 """`codelog export`: a dataset as the Parquet tables other trainers read.
 
 - `dpo` (TRL DPOTrainer, standard format): prompt, chosen, rejected — a correct and an
-  incorrect solution of the same group (problem and language). Per group at most
+  incorrect solution of the same group (problem, language and dialect). Per group at most
   `max_pairs_per_group` pairs, chosen by seed: each side is put in a seeded order and pair k
   takes correct[k mod C] with incorrect[(k mod C + k div C) mod I], which walks the C x I pairs
   without repeating one and uses every correct solution before any is used twice.
@@ -15,9 +15,15 @@
   A custom verl reward function for offline data reads both.
 
 Prompts are problems.prompt through the dataset's recipe template (codelog.prompts), the
-same text `codelog train` conditions on. Solutions of a problem without a statement are left
-out and counted. Every export carries problem_id and submission ids, so a row can be traced
-back to `solutions`. Files appear only when complete (temporary file, then rename).
+same text `codelog train` conditions on, naming the group's dialect ("Python 3"). TRL joins a
+plain-string prompt and its completion as they are, so dpo and kto prompts end with the
+separator codelog's trainer puts between them (`codelog.prompts.SEPARATOR`, a newline): the
+tokens TRL trains on are the tokens codelog's trainer trains on. With `chat`, dpo and kto are
+TRL's conversational format instead (a user message, an assistant message; the tokenizer's chat
+template then decides what joins them), for instruct models. Solutions of a problem without a
+statement are left out and counted. Every export carries problem_id, dialect, split and
+submission ids, so a row can be traced back to `solutions` and a trainer can hold out the test
+problems. Files appear only when complete (temporary file, then rename).
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ import pyarrow.parquet as pq
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import check_output_file, output_metadata
-from codelog.prompts import render_prompt
+from codelog.prompts import SEPARATOR, render_prompt
 from codelog.publish.manifest import dataset_kind
 from codelog.recipe import Recipe
 from codelog.sql import literal
@@ -62,14 +68,18 @@ def export_dataset(
     max_pairs_per_group: int = DEFAULT_MAX_PAIRS,
     seed: int = 0,
     force: bool = False,
+    chat: bool = False,
 ) -> ExportReport:
-    """Writes the `fmt` view of the dataset to the Parquet file `out`.
+    """Writes the `fmt` view of the dataset to the Parquet file `out` (`chat`: dpo and kto
+    as TRL's conversational format).
 
     `out` may not lie inside the dataset; an existing `out` is replaced only when codelog
     wrote it, or with `force` (codelog.files.check_output_file). Writing 0 rows is an
     EmptyResultError saying why, and leaves `out` as it was."""
     if fmt not in EXPORT_FORMATS:
         raise CodelogError(f"unknown export format {fmt!r}; one of {', '.join(EXPORT_FORMATS)}")
+    if chat and fmt == "verl":
+        raise CodelogError("--chat is for dpo and kto: verl's prompt is always chat messages")
     if max_pairs_per_group < 1:
         raise CodelogError("--max-pairs-per-problem must be at least 1")
     root = Path(dataset).resolve()
@@ -87,11 +97,14 @@ def export_dataset(
 
     con = open_dataset(root)
     try:
-        skipped = _register_prompts(con, recipe.prompt.template)
+        # plain strings end with the trainer's separator; chat messages leave it to the template
+        skipped = _register_prompts(
+            con, recipe.prompt.template, "" if chat or fmt == "verl" else SEPARATOR
+        )
         if fmt == "dpo":
-            query = dpo_sql(max_pairs_per_group, seed)
+            query = dpo_sql(max_pairs_per_group, seed, chat)
         elif fmt == "kto":
-            query = KTO_SQL
+            query = kto_sql(chat)
         else:
             query = verl_sql(f"codelog/{manifest.get('source', 'unknown')}")
         try:
@@ -101,7 +114,7 @@ def export_dataset(
         # Counted from the written file: cheaper than running the export query twice.
         where = "extra_info." if fmt == "verl" else ""
         groups = con.sql(
-            f"SELECT count(DISTINCT ({where}problem_id, {where}language)) "
+            f"SELECT count(DISTINCT ({where}problem_id, {where}language, {where}dialect)) "
             f"FROM read_parquet({literal(out)})"
         ).fetchall()[0][0]
     finally:
@@ -121,29 +134,31 @@ def _why_empty(con: duckdb.DuckDBPyConnection, fmt: str, out: Path, skipped: int
     return f"0 {fmt} rows to write ({'; '.join(why)}); {out} was not written"
 
 
-def _register_prompts(con: duckdb.DuckDBPyConnection, template: str) -> int:
-    """Registers table `prompts(problem_id, language, prompt)`, rendered in Python by the one
-    render_prompt (one row per group: few, even on full CodeNet). Returns how many solutions
-    have no statement to render."""
+def _register_prompts(con: duckdb.DuckDBPyConnection, template: str, separator: str) -> int:
+    """Registers table `prompts(problem_id, language, dialect, prompt)`, rendered in Python by
+    the one render_prompt (one row per group: few, even on full CodeNet) and ended with
+    `separator`. Returns how many solutions have no statement to render."""
     groups = con.sql(
         """
-        SELECT g.problem_id, g.language, p.prompt AS statement, g.n_solutions
-        FROM (SELECT problem_id, language, count(*) AS n_solutions
+        SELECT g.problem_id, g.language, g.dialect, p.prompt AS statement, g.n_solutions
+        FROM (SELECT problem_id, language, dialect, count(*) AS n_solutions
               FROM solutions GROUP BY ALL) g
         LEFT JOIN problems p USING (problem_id)
-        ORDER BY g.problem_id, g.language
+        ORDER BY g.problem_id, g.language, g.dialect
         """
     ).fetchall()
-    kept = [(pid, lang, statement) for pid, lang, statement, _ in groups if statement]
-    skipped = sum(n for _, _, statement, n in groups if not statement)
+    kept = [g for g in groups if g[3]]
+    skipped = sum(g[4] for g in groups if not g[3])
     con.register(
         "prompts",
         pa.table(
             {
-                "problem_id": pa.array([p for p, _, _ in kept], pa.string()),
-                "language": pa.array([lang for _, lang, _ in kept], pa.string()),
+                "problem_id": pa.array([g[0] for g in kept], pa.string()),
+                "language": pa.array([g[1] for g in kept], pa.string()),
+                "dialect": pa.array([g[2] for g in kept], pa.string()),
                 "prompt": pa.array(
-                    [render_prompt(template, s, lang) for _, lang, s in kept], pa.string()
+                    [render_prompt(template, s, lang, d) + separator for _, lang, d, s, _ in kept],
+                    pa.string(),
                 ),
             }
         ),
@@ -151,51 +166,74 @@ def _register_prompts(con: duckdb.DuckDBPyConnection, template: str) -> int:
     return skipped
 
 
-def dpo_sql(max_pairs_per_group: int, seed: int) -> str:
+# A solution's prompt: its group's (dialect NULL for languages without dialects).
+_JOIN_PROMPTS = """JOIN prompts p ON p.problem_id = s.problem_id AND p.language = s.language
+        AND p.dialect IS NOT DISTINCT FROM s.dialect"""
+
+
+def _message(role: str, content: str) -> str:
+    return f"[{{'role': '{role}', 'content': {content}}}]"
+
+
+def dpo_sql(max_pairs_per_group: int, seed: int, chat: bool = False) -> str:
     """Pairs within a group; `side` numbers each side's solutions in a seeded order from 0."""
     cap, seed = int(max_pairs_per_group), int(seed)
+    if chat:
+        texts = (
+            f"{_message('user', 'c.prompt')} AS prompt, {_message('assistant', 'c.code')} AS "
+            f"chosen, {_message('assistant', 'i.code')} AS rejected"
+        )
+    else:
+        texts = "c.prompt, c.code AS chosen, i.code AS rejected"
+    # a group is (problem_id, language, dialect): `g` numbers them, so no join meets a NULL
     return f"""
     WITH side AS (
-        SELECT s.problem_id, s.language, s.submission_id, s.code, s.outcome, s.reward,
-               s.is_correct, p.prompt,
+        SELECT s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.code,
+               s.outcome, s.reward, s.is_correct, p.prompt,
+               dense_rank() OVER (ORDER BY s.problem_id, s.language, s.dialect) AS g,
                row_number() OVER (
-                   PARTITION BY s.problem_id, s.language, s.is_correct
+                   PARTITION BY s.problem_id, s.language, s.dialect, s.is_correct
                    ORDER BY md5('{seed}:' || s.submission_id), s.submission_id
                ) - 1 AS r
-        FROM solutions s JOIN prompts p USING (problem_id, language)
+        FROM solutions s {_JOIN_PROMPTS}
     ),
     sizes AS (
-        SELECT problem_id, language,
+        SELECT g, any_value(problem_id) AS problem_id, any_value(language) AS language,
+               any_value(dialect) AS dialect, any_value(split) AS split,
                count(*) FILTER (WHERE is_correct) AS n_correct,
                count(*) FILTER (WHERE NOT is_correct) AS n_incorrect
-        FROM side GROUP BY problem_id, language
+        FROM side GROUP BY g
         HAVING n_correct > 0 AND n_incorrect > 0
     ),
     pair_index AS (
-        SELECT problem_id, language, n_correct, n_incorrect,
+        SELECT g, problem_id, language, dialect, split, n_correct, n_incorrect,
                unnest(range(least({cap}, n_correct * n_incorrect))) AS k
         FROM sizes
     )
-    SELECT c.prompt, c.code AS chosen, i.code AS rejected,
-           k.problem_id, k.language,
+    SELECT {texts},
+           k.problem_id, k.language, k.dialect, k.split,
            c.submission_id AS chosen_submission_id, i.submission_id AS rejected_submission_id,
            c.reward AS chosen_reward, i.reward AS rejected_reward,
            i.outcome AS rejected_outcome
     FROM pair_index k
-    JOIN side c ON c.problem_id = k.problem_id AND c.language = k.language AND c.is_correct
-         AND c.r = k.k % k.n_correct
-    JOIN side i ON i.problem_id = k.problem_id AND i.language = k.language AND NOT i.is_correct
+    JOIN side c ON c.g = k.g AND c.is_correct AND c.r = k.k % k.n_correct
+    JOIN side i ON i.g = k.g AND NOT i.is_correct
          AND i.r = (k.k % k.n_correct + k.k // k.n_correct) % k.n_incorrect
-    ORDER BY k.problem_id, k.language, k.k
+    ORDER BY k.problem_id, k.language, k.dialect NULLS FIRST, k.k
     """
 
 
-KTO_SQL = """
-    SELECT p.prompt, s.code AS completion, s.is_correct AS label,
-           s.problem_id, s.language, s.submission_id, s.outcome, s.reward
-    FROM solutions s JOIN prompts p USING (problem_id, language)
+def kto_sql(chat: bool = False) -> str:
+    if chat:
+        texts = f"{_message('user', 'p.prompt')} AS prompt, {_message('assistant', 's.code')} AS completion"
+    else:
+        texts = "p.prompt, s.code AS completion"
+    return f"""
+    SELECT {texts}, s.is_correct AS label,
+           s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.outcome, s.reward
+    FROM solutions s {_JOIN_PROMPTS}
     ORDER BY s.problem_id, s.language, s.submission_id
-"""
+    """
 
 
 def verl_sql(data_source: str) -> str:
@@ -207,12 +245,12 @@ def verl_sql(data_source: str) -> str:
            {{'style': 'rule',
              'ground_truth': to_json({{'outcome': s.outcome, 'reward': s.reward,
                                       'is_correct': s.is_correct}})::VARCHAR}} AS reward_model,
-           {{'split': 'train',
+           {{'split': s.split,
              'index': (row_number() OVER (ORDER BY s.problem_id, s.language, s.submission_id)) - 1,
-             'problem_id': s.problem_id, 'language': s.language,
+             'problem_id': s.problem_id, 'language': s.language, 'dialect': s.dialect,
              'submission_id': s.submission_id, 'outcome': s.outcome, 'reward': s.reward,
              'is_correct': s.is_correct, 'response': s.code}} AS extra_info
-    FROM solutions s JOIN prompts p USING (problem_id, language)
+    FROM solutions s {_JOIN_PROMPTS}
     ORDER BY s.problem_id, s.language, s.submission_id
     """
 

@@ -35,6 +35,8 @@ CREATE OR REPLACE VIEW groups AS
 SELECT
     problem_id,
     language,
+    dialect,  -- a group is one dialect of a language (codelog.dialects)
+    any_value(split) AS split,  -- one per problem
     count(*) AS n_solutions,
     count(*) FILTER (WHERE is_correct) AS n_correct,
     count(*) FILTER (WHERE NOT is_correct) AS n_incorrect,
@@ -45,7 +47,7 @@ SELECT
     sum(dup_count)::BIGINT AS n_submissions,  -- sum() of BIGINT is HUGEINT: a decimal in Arrow
     histogram(outcome) AS outcome_mix
 FROM solutions
-GROUP BY problem_id, language
+GROUP BY problem_id, language, dialect
 """
 
 

@@ -18,6 +18,11 @@ CodeNet build. Definitions:
   solution, the share without any, findings per severity and the commonest rule codes. The
   RLVR + Ruff seed warns that lint-only rewards shorten code: this table shows where length
   and lint go together in the data a reward is built from.
+- split: problems and solutions per split, and the near-duplicate check across it: solutions
+  of test problems whose canonical form (ast_hash) is also a solution of a train problem. Such
+  a program is in the training data under another problem's id, so a model can get it right on
+  the test problem from memory (same program, another problem: usually a near-identical task).
+- dialects: solutions per dialect (python2 / python3; "none" for languages without dialects).
 """
 
 from __future__ import annotations
@@ -107,6 +112,32 @@ class OutcomeProfile:
 
 
 @dataclass(frozen=True)
+class LeakExample:
+    test_problem: str
+    test_submission: str
+    outcome: str
+    train_problem: str  # the first train problem (by id) with the same program
+    train_submission: str
+
+
+@dataclass(frozen=True)
+class SplitStats:
+    problems: dict[str, int]  # train / test -> problems
+    solutions: dict[str, int]  # train / test -> solutions
+    shared_programs: int  # test solutions whose ast_hash is also a train problem's solution
+    examples: list[LeakExample]  # the first few, by test problem and submission
+
+    @property
+    def shared_share(self) -> float:
+        """Of the test problems' solutions."""
+        test = self.solutions.get("test", 0)
+        return self.shared_programs / test if test else 0.0
+
+
+LEAK_EXAMPLES = 5
+
+
+@dataclass(frozen=True)
 class Stats:
     dataset: Path
     rows_in: int
@@ -121,6 +152,8 @@ class Stats:
     verdict_conflicts: VerdictConflicts | None
     code_length: list[LengthPercentiles]
     by_outcome: list[OutcomeProfile] = field(default_factory=list)
+    split: SplitStats | None = None  # None: a dataset from before splits
+    dialects: dict[str, int] | None = None  # dialect ("none": no dialect) -> solutions
 
 
 def size_bucket(n: int) -> tuple[int, int]:
@@ -211,8 +244,17 @@ def _compute(con: duckdb.DuckDBPyConnection, root: Path, manifest: dict) -> Stat
             )
         )
 
+    columns = {r[0] for r in con.sql("DESCRIBE solutions").fetchall()}
     return Stats(
         by_outcome=_by_outcome(con),
+        split=_split_stats(con) if "split" in columns else None,
+        dialects=dict(
+            con.sql(
+                "SELECT coalesce(dialect, 'none'), count(*) FROM solutions GROUP BY 1 ORDER BY 2 DESC, 1"
+            ).fetchall()
+        )
+        if "dialect" in columns
+        else None,
         dataset=root,
         rows_in=rows_in,
         solutions=n_solutions,
@@ -263,6 +305,28 @@ def _by_outcome(con: duckdb.DuckDBPyConnection) -> list[OutcomeProfile]:
             )
         profiles.append(profile)
     return profiles
+
+
+def _split_stats(con: duckdb.DuckDBPyConnection) -> SplitStats:
+    problems = {"train": 0, "test": 0}
+    problems.update(con.sql("SELECT split, count(*) FROM problems GROUP BY 1").fetchall())
+    solutions = {"train": 0, "test": 0}
+    solutions.update(con.sql("SELECT split, count(*) FROM solutions GROUP BY 1").fetchall())
+    shared = """
+        WITH train AS (
+            SELECT ast_hash, language, min(problem_id) AS train_problem,
+                   arg_min(submission_id, (problem_id, submission_id)) AS train_submission
+            FROM solutions WHERE split = 'train' AND ast_hash IS NOT NULL
+            GROUP BY ast_hash, language
+        )
+        SELECT t.problem_id, t.submission_id, t.outcome, r.train_problem, r.train_submission
+        FROM solutions t JOIN train r USING (ast_hash, language)
+        WHERE t.split = 'test'
+        ORDER BY t.problem_id, t.submission_id
+    """
+    n = _one(con, f"SELECT count(*) FROM ({shared})")[0]
+    examples = [LeakExample(*row) for row in con.sql(f"{shared} LIMIT {LEAK_EXAMPLES}").fetchall()]
+    return SplitStats(problems, solutions, n, examples)
 
 
 def _bucketed(sizes: list[tuple[int, int]]) -> list[SizeBucket]:
@@ -382,8 +446,44 @@ def render_tables(stats: Stats) -> list:
                 ", ".join(f"{c} {k}" for c, k in p.top_codes or []),
             ]
         profile.add_row(*cells)
+    extra = []
+    if stats.dialects is not None:
+        dialects = table("dialects (solutions)", "dialect", "solutions")
+        for dialect, n in stats.dialects.items():
+            dialects.add_row(dialect, f"{n:,}")
+        extra.append(dialects)
+    if stats.split is not None:
+        sp = stats.split
+        split = table("split (by problem)", "split", "problems", "solutions")
+        for name in ("train", "test"):
+            split.add_row(name, f"{sp.problems.get(name, 0):,}", f"{sp.solutions.get(name, 0):,}")
+        split.add_row(
+            "test solutions sharing a program with train",
+            "",
+            f"{sp.shared_programs:,} ({sp.shared_share:.1%})",
+        )
+        extra.append(split)
+        if sp.examples:
+            shared = table(
+                "same program under a test and a train problem (first "
+                f"{len(sp.examples)} of {sp.shared_programs:,})",
+                "test problem",
+                "test submission",
+                "outcome",
+                "train problem",
+                "train submission",
+            )
+            for e in sp.examples:
+                shared.add_row(
+                    e.test_problem,
+                    e.test_submission,
+                    e.outcome,
+                    e.train_problem,
+                    e.train_submission,
+                )
+            extra.append(shared)
     heading = Text(f"codelog stats — {stats.dataset}", style="bold")
-    return [heading, overview, outcomes, sizes, rejects, dedup, lengths, profile]
+    return [heading, overview, outcomes, sizes, rejects, dedup, lengths, profile, *extra]
 
 
 def stats_data(stats: Stats) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from codelog.dataset.open import MANIFEST, TABLES, open_dataset, read_manifest
 from codelog.files import sha256_file
 from codelog.progress import rate_progress
 from codelog.publish.manifest import CARD, dataset_kind, tables_of
+from codelog.sql import literal
 from codelog.stage.ast_hash import hash_identity, parse_code
 
 CODE_BATCH_ROWS = 2048
@@ -191,6 +192,13 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                FROM solutions WHERE NOT isfinite(reward)""",
         ),
         (
+            "a solution's split is its problem's split",
+            """SELECT DISTINCT s.problem_id || ': solutions say ' || coalesce(s.split, 'NULL')
+                      || ', problems says ' || coalesce(p.split, 'NULL')
+               FROM solutions s LEFT JOIN problems p USING (problem_id)
+               WHERE s.split IS DISTINCT FROM p.split""",
+        ),
+        (
             "every problem with solutions is in the problems table",
             """SELECT DISTINCT problem_id || ' has solutions but no problems row'
                FROM solutions WHERE problem_id NOT IN (SELECT problem_id FROM problems)""",
@@ -205,7 +213,8 @@ def _invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
                 f"""SELECT problem_id || '/' || language || ': ' || count(*)
                           || ' solutions share a {key} (' || string_agg(submission_id, ', '
                           ORDER BY submission_id) || ')'
-                   FROM solutions GROUP BY problem_id, language, {key} HAVING count(*) > 1""",
+                   FROM solutions GROUP BY problem_id, language, dialect, {key}
+                   HAVING count(*) > 1""",
             )
         )
     return queries
@@ -289,6 +298,15 @@ def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport
     for outcome, reward in rewards.items():
         if not (isinstance(reward, int | float) and math.isfinite(reward)):
             bad(f"recipe: reward of {outcome} is {reward!r}, not a finite number")
+    for split, name in sorted(((manifest.get("split") or {}).get("files") or {}).items()):
+        copy = f"read_parquet({literal(root / name)})"
+        table = f"(SELECT * FROM solutions WHERE split = {literal(split)})"
+        differ = scalar(
+            f"SELECT count(*) FROM ((FROM {table} EXCEPT ALL FROM {copy}) "
+            f"UNION ALL (FROM {copy} EXCEPT ALL FROM {table}))"
+        )
+        if differ:
+            bad(f"{name}: {differ} rows differ from the solutions of split {split!r}")
     for rule, query in _invariant_queries(recipe):
         offenders = [row[0] for row in con.execute(query).fetchall()]
         for offender in offenders[:20]:

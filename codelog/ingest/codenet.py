@@ -18,6 +18,7 @@ import duckdb
 import pyarrow as pa
 
 from codelog import schema
+from codelog.dialects import dialect_sql
 from codelog.errors import InputError
 from codelog.ingest.scan import SourceScan, locate_lines
 from codelog.prompts import html_to_text
@@ -200,6 +201,7 @@ def _problems(
         out["tags"].append(rec.get("tags"))
         out["complexity"].append(rec.get("complexity"))
         out["prompt"].append(prompt)
+        out["split"].append(None)  # assigned by the build, from the problems that keep solutions
     return pa.table(out, schema=schema.PROBLEM)
 
 
@@ -246,6 +248,29 @@ def _fail_on_duplicate_ids(con: duckdb.DuckDBPyConnection, language: str, root: 
         line=line,
         column="submission_id",
     )
+
+
+CLUSTERS_FILE = Path("derived") / "duplicates" / "identical_problem_clusters"
+
+
+def read_problem_clusters(path: Path) -> list[tuple[str, ...]]:
+    """CodeNet's identical-problem clusters: one cluster a line, problem ids separated by commas
+    (e.g. "p00527,p00590"). Blank lines are skipped; an id that is not a plain name stops the
+    build, naming file and line (it is curated data, not a row to reject)."""
+    clusters = []
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"cannot read: {exc}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        ids = tuple(part.strip() for part in line.split(",") if part.strip())
+        if not ids:
+            continue
+        bad = [pid for pid in ids if not re.fullmatch(_ID_PATTERN.strip("^$"), pid)]
+        if bad:
+            raise InputError(path, f"not a problem id: {bad[0]!r}", line=number)
+        clusters.append(ids)
+    return clusters
 
 
 def _int_or_none(value: str | None) -> int | None:
@@ -303,6 +328,10 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
     problem_ids = problem_ids or []
     problems = _problems(con, root, problem_ids, recipe.limits.on_error)
     data_root = root / "data"
+    clusters_file: Path | None = root / CLUSTERS_FILE
+    if not clusters_file.is_file():
+        clusters_file = None
+    clusters = read_problem_clusters(clusters_file) if clusters_file else []
 
     def batches(batch_size: int) -> Iterator[pa.RecordBatch]:
         query = f"""
@@ -310,6 +339,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
                 submission_id, problem_id, nullif(user_id, '') AS user_id,
                 try_cast(date AS BIGINT) AS date, language,
                 nullif(original_language, '') AS original_language,
+                {dialect_sql("language", "nullif(original_language, '')", codenet=True)} AS dialect,
                 nullif(filename_ext, '') AS filename_ext, status,
                 CASE WHEN try_cast(cpu_time AS BIGINT) >= 0 THEN try_cast(cpu_time AS BIGINT) END AS cpu_time,
                 CASE WHEN try_cast(memory AS BIGINT) >= 0 THEN try_cast(memory AS BIGINT) END AS memory,
@@ -373,8 +403,11 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
             *files,
             root / "metadata" / "problem_list.csv",
             *sorted((root / "problem_descriptions").glob("*.html")),
+            *([clusters_file] if clusters_file else []),
         ],
         source_dirs=[data_root / pid / lang for pid in problem_ids],
+        problem_clusters=clusters,
+        clusters_file=clusters_file,
     )
 
 

@@ -27,6 +27,9 @@ class SourceScan:
     root: Path | None = None  # input files are named relative to this in the fingerprint
     input_files: list[Path] = field(default_factory=list)  # tables/statements that define the input
     source_dirs: list[Path] = field(default_factory=list)  # where source files live (staging key)
+    # Problems marked identical (one cluster per tuple): they share a split (codelog.group.split)
+    problem_clusters: list[tuple[str, ...]] = field(default_factory=list)
+    clusters_file: Path | None = None  # where the clusters came from, if anywhere
 
 
 def locate_lines(path: str | Path, submission_id: str) -> list[int]:

@@ -16,15 +16,17 @@ from typing import Any
 import duckdb
 import pyarrow.parquet as pq
 
+from codelog.dialects import DIALECTS, UNKNOWN
 from codelog.errors import CodelogError, DatasetError
 from codelog.files import file_digest, sha256_file
+from codelog.group.split import SplitResult
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.recipe import check_license
 from codelog.stage.ast_hash import hash_identity
 from codelog.version import __version__
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: dialect and split columns, per-split solution files
 MANIFEST = "manifest.json"
 CARD = "README.md"  # the dataset card: documentation, checked by nothing but its presence
 TABLES = ("solutions", "rejects", "problems")
@@ -108,10 +110,20 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
 
 
 def build_manifest(
-    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, code_digest: str
+    con: duckdb.DuckDBPyConnection,
+    scan: SourceScan,
+    options: BuildOptions,
+    code_digest: str,
+    split: SplitResult | None = None,
 ) -> dict[str, Any]:
+    """The manifest of a build whose rows' fates are in table `fate`. `split`: the problem
+    split of a solutions build (a repair build has none, nor dialect groups)."""
+
     def rows(query: str) -> list[tuple]:
         return con.sql(query).fetchall()
+
+    columns = {r[0] for r in rows("SELECT column_name FROM (DESCRIBE fate)")}
+    group_key = "problem_id, language, dialect" if "dialect" in columns else "problem_id, language"
 
     rows_in = rows("SELECT count(*) FROM fate")[0][0]
     kept = rows("SELECT count(*) FROM fate WHERE reason IS NULL")[0][0]
@@ -126,12 +138,11 @@ def build_manifest(
         )
     )
     groups = rows(
-        "SELECT count(*) FROM (SELECT DISTINCT problem_id, language FROM fate WHERE reason IS NULL)"
+        f"SELECT count(*) FROM (SELECT DISTINCT {group_key} FROM fate WHERE reason IS NULL)"
     )[0][0]
     statuses = dict(rows("SELECT status, count(*) FROM staged GROUP BY 1 ORDER BY 2 DESC, 1"))
     # programs whose copies the judge gave different outcomes, and those copies (the solutions
     # kind's dedup finds them; a kind without dedup has no such column)
-    columns = {r[0] for r in rows("SELECT column_name FROM (DESCRIBE fate)")}
     conflicts, conflict_rows = (
         rows("SELECT count(conflict_copies), coalesce(sum(conflict_copies), 0)::BIGINT FROM fate")[0]
         if "conflict_copies" in columns
@@ -176,6 +187,79 @@ def build_manifest(
             "verdict_conflicts": conflicts,
             "verdict_conflict_submissions": conflict_rows,
         },
+        **(
+            {
+                "dialects": _dialect_summary(rows, scan, options),
+                "split": _split_summary(rows, scan, options, split),
+            }
+            if split is not None
+            else {}
+        ),
+    }
+
+
+def _dialect_summary(rows: Any, scan: SourceScan, options: BuildOptions) -> dict[str, Any]:
+    """The dialect filter and what it did: rows in and kept per dialect, and the
+    original_language spellings that told no dialect (rows with dialect null)."""
+    dialects = options.recipe.dialects
+
+    def by_dialect(query: str) -> dict[str, int]:
+        return {d or UNKNOWN: n for d, n in rows(query)}
+
+    has_dialects = scan.language.lower() in DIALECTS
+    return {
+        "filter": {
+            **(
+                {scan.language.lower(): list(dialects.kept()[scan.language.lower()])}
+                if has_dialects
+                else {}
+            ),
+            "unknown": dialects.unknown,
+        },
+        "rows_in": by_dialect("SELECT dialect, count(*) FROM fate GROUP BY 1 ORDER BY 2 DESC, 1")
+        if has_dialects
+        else {},
+        "solutions": by_dialect(
+            "SELECT dialect, count(*) FROM fate WHERE reason IS NULL GROUP BY 1 ORDER BY 2 DESC, 1"
+        )
+        if has_dialects
+        else {},
+        "unknown_original_languages": sorted(
+            r[0]
+            for r in rows(
+                "SELECT DISTINCT coalesce(s.original_language, '') FROM fate f "
+                "JOIN staged s USING (seq) WHERE f.dialect IS NULL"
+            )
+        )
+        if has_dialects
+        else [],
+    }
+
+
+def _split_summary(
+    rows: Any, scan: SourceScan, options: BuildOptions, split: SplitResult
+) -> dict[str, Any]:
+    spec = options.recipe.split
+    clusters = scan.clusters_file
+    if clusters is not None and scan.root is not None and clusters.is_relative_to(scan.root):
+        clusters = clusters.relative_to(scan.root)
+    problems = {"train": 0, "test": 0}
+    for name in split.splits.values():
+        problems[name] += 1
+    solutions = {"train": 0, "test": 0}
+    solutions.update(
+        dict(rows("SELECT split, count(*) FROM fate WHERE reason IS NULL GROUP BY 1 ORDER BY 1"))
+    )
+    return {
+        "seed": spec.seed,
+        "test_fraction": spec.test_fraction,
+        "unit": "problem (identical problems together)",
+        "identical_problem_clusters": str(clusters) if clusters is not None else None,
+        "units": split.units,
+        # a guarantee (>= 1 test and >= 1 train problem) overrode the hash for one unit
+        "forced": split.forced,
+        "problems": problems,
+        "solutions": solutions,
     }
 
 
@@ -266,10 +350,29 @@ def dataset_card(manifest: dict[str, Any]) -> str:
         if manifest.get("license")
         else "License: not stated (rebuild with `codelog build --license ID`).\n"
     )
+    split = manifest["split"]
+    files = split.get("files") or {}
+    if files:  # each split its own file: datasets maps splits to files, not to rows
+        solutions_files = "".join(
+            f"\n  - split: {name}\n    path: {files[name]}" for name in ("train", "test")
+        )
+    else:
+        solutions_files = " solutions.parquet"
+    held_out = (
+        f"Split by problem (seed {split['seed']}, test_fraction {split['test_fraction']}): "
+        f"{split['problems']['train']:,} train and {split['problems']['test']:,} test problems, "
+        f"{split['solutions']['train']:,} and {split['solutions']['test']:,} solutions; "
+        "problems CodeNet marks identical share a split. "
+        + (
+            '`load_dataset(DIR, split="test")` loads the held-out problems\' solutions.'
+            if files
+            else "There is no test split."
+        )
+    )
     return f"""---
 {_card_metadata(manifest)}configs:
 - config_name: solutions
-  data_files: solutions.parquet
+  data_files:{solutions_files}
   default: true
 - config_name: rejects
   data_files: rejects.parquet
@@ -288,7 +391,12 @@ trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest
 - `solutions`: {counts["solutions"]:,} kept submissions with `outcome`, `reward`, `is_correct`,
   `syntax_ok`, `ast_hash`, `dup_count` and `code`.{_lint_note(manifest["recipe"])}
 - `rejects`: {counts["rejects"]:,} rows not kept, each with its `reason`.
-- `problems`: {counts["groups"]:,} problems with their plain-text `prompt`.
+- `problems`: {sum(split["problems"].values()):,} problems with their plain-text `prompt`, in
+  {counts["groups"]:,} groups (problem, language, dialect).
+
+{held_out}
+Column `split` (train/test) is on `solutions` and `problems`; column `dialect` (python2/python3)
+names the language version, and groups never mix dialects.
 
 Rows in: {counts["rows_in"]:,} = solutions + rejects. Input fingerprint `{manifest["input_fingerprint"][:16]}…`.
 

@@ -126,8 +126,8 @@ def _sorted_stream(
 def _write_rejects(con: duckdb.DuckDBPyConnection, path: Path, scratch: Path) -> None:
     rows = con.sql("SELECT count(*) FROM fate WHERE reason IS NOT NULL").fetchall()[0][0]
     query = """
-        SELECT f.problem_id, f.language, f.submission_id, s.status, f.outcome, f.reason,
-               f.detail, s.origin, s.ast_hash, s.code, f.pos
+        SELECT f.problem_id, f.language, s.dialect, f.submission_id, s.status, f.outcome,
+               f.reason, f.detail, s.origin, s.ast_hash, s.code, f.pos
         FROM fate f JOIN staged s USING (seq) WHERE f.reason IS NOT NULL
     """
     write_table(

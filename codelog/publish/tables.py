@@ -24,11 +24,12 @@ import pyarrow.parquet as pq
 from codelog import schema
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.group.grouping import classify_sql, placed_sql, register_recipe_tables
+from codelog.group.split import SplitResult, assign_splits
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.publish.manifest import build_manifest, dataset_card, file_entries, write_manifest
 from codelog.publish.spillsort import POS, RunWriter, merge_runs
-from codelog.publish.writer import ROW_GROUP_ROWS, publishing, write_table
+from codelog.publish.writer import ROW_GROUP_ROWS, ParquetSink, publishing, write_table
 from codelog.sql import literal
 from codelog.stage.lint import lint_fields, lint_solutions
 
@@ -37,8 +38,19 @@ SPILL_THREADS = 2
 
 # What the published tables take from the grouping's `fate`; every other column comes from
 # the staged row (the two agree on problem_id, language and submission_id).
-_FATE_COLUMNS = ("seq", "outcome", "reward", "is_correct", "reason", "detail", "dup_count", POS)
+_FATE_COLUMNS = (
+    "seq",
+    "outcome",
+    "reward",
+    "is_correct",
+    "reason",
+    "detail",
+    "dup_count",
+    "split",
+    POS,
+)
 _DESTINATIONS = {"solutions": schema.SOLUTION, "rejects": schema.REJECT}
+SPLIT_FILES = {"train": "solutions-train.parquet", "test": "solutions-test.parquet"}
 
 
 @dataclass(frozen=True)
@@ -79,7 +91,13 @@ def group_and_publish(
         )
         fate = placed_sql(classify_sql("staged", recipe, options.seed))
         # Not TEMP: the spill threads read it through cursors (connections of their own).
-        con.execute(f"CREATE TABLE fate AS {fate}")
+        con.execute(f"CREATE TABLE classified AS {fate}")
+        split = _assign_splits(con, scan, options)
+        con.execute(
+            "CREATE TABLE fate AS SELECT c.*, CASE WHEN c.reason IS NULL THEN s.split END AS split "
+            "FROM classified c LEFT JOIN splits s USING (problem_id)"
+        )
+        con.execute("DROP TABLE classified")
         layout = _layout(options)
         empty = nothing_kept(con)
         if empty:  # before anything is written: the previous dataset, if any, stays
@@ -87,24 +105,39 @@ def group_and_publish(
         if recipe.lint.enabled:  # off by default: a default build never runs Ruff
             lint_solutions(con, recipe, scratch, scan.language)
         runs = _spill_runs(con, parts, scratch, layout)
+        # 🤗 datasets maps splits to files, not rows: with a test split, the solutions are also
+        # written once per split, so that load_dataset(DIR, split="test") works.
+        split_files = SPLIT_FILES if len(set(split.splits.values())) > 1 else {}
         with publishing(out) as tmp, ThreadPoolExecutor(max_workers=len(runs)) as pool:
             # One thread per table: the merges are Arrow and Parquet work that releases the GIL.
             merged = [
-                pool.submit(_write_merged, tmp / f"{name}.parquet", table_schema, runs[name])
+                pool.submit(
+                    _write_merged,
+                    tmp / f"{name}.parquet",
+                    table_schema,
+                    runs[name],
+                    {s: tmp / f for s, f in split_files.items()} if name == "solutions" else {},
+                )
                 for name, table_schema in layout.destinations.items()
             ]
             con.register("source_problems", scan.problems)
             problems = con.sql(
-                "SELECT * FROM source_problems WHERE problem_id IN "
-                "(SELECT DISTINCT problem_id FROM fate WHERE reason IS NULL) ORDER BY problem_id"
+                "SELECT p.* REPLACE (s.split AS split) FROM source_problems p "
+                "JOIN splits s ON s.problem_id = p.problem_id ORDER BY p.problem_id"
             ).to_arrow_reader(ROWS_PER_FETCH)
             write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
-            manifest = build_manifest(con, scan, options, code_digest)
+            manifest = build_manifest(con, scan, options, code_digest, split)
+            manifest["split"]["files"] = dict(sorted(split_files.items()))
             for job in merged:
                 job.result()
             (tmp / "README.md").write_text(dataset_card(manifest), encoding="utf-8")
             manifest["files"] = file_entries(
-                tmp, [*(f"{t}.parquet" for t in ("solutions", "rejects", "problems")), "README.md"]
+                tmp,
+                [
+                    *(f"{t}.parquet" for t in ("solutions", "rejects", "problems")),
+                    *split_files.values(),
+                    "README.md",
+                ],
             )
             write_manifest(tmp, manifest)
     finally:
@@ -221,10 +254,59 @@ def _spill_slice(
     return writers
 
 
-def _write_merged(path: Path, table_schema: pa.Schema, writers: list[RunWriter]) -> None:
+def _assign_splits(
+    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions
+) -> SplitResult:
+    """Table `splits` (problem_id, split) for the problems that keep solutions."""
+    kept = [
+        row[0]
+        for row in con.sql(
+            "SELECT DISTINCT problem_id FROM classified WHERE reason IS NULL ORDER BY 1"
+        ).fetchall()
+    ]
+    spec = options.recipe.split
+    result = assign_splits(kept, scan.problem_clusters, spec.test_fraction, spec.seed)
+    rows = pa.table(
+        {
+            "problem_id": pa.array(list(result.splits), pa.string()),
+            "split": pa.array(list(result.splits.values()), pa.string()),
+        }
+    )
+    con.register("split_rows", rows)
+    con.execute("CREATE TABLE splits AS SELECT * FROM split_rows")
+    con.unregister("split_rows")
+    return result
+
+
+def _write_merged(
+    path: Path,
+    table_schema: pa.Schema,
+    writers: list[RunWriter],
+    split_paths: dict[str, Path],
+) -> None:
     runs = [run for writer in writers for run in writer.runs]
     rows = sum(writer.rows for writer in writers)
-    write_table(path, table_schema, merge_runs(runs, rows, ROW_GROUP_ROWS))
+    batches = merge_runs(runs, rows, ROW_GROUP_ROWS)
+    if not split_paths:
+        write_table(path, table_schema, batches)
+        return
+    sinks = {name: ParquetSink(p, table_schema) for name, p in split_paths.items()}
+    try:
+        write_table(path, table_schema, _teed(batches, sinks))
+    finally:
+        for sink in sinks.values():
+            sink.close()
+
+
+def _teed(
+    batches: Iterator[pa.RecordBatch], sinks: dict[str, ParquetSink]
+) -> Iterator[pa.RecordBatch]:
+    """`batches` unchanged, each also written, row by row, to the sink of its `split`."""
+    for batch in batches:
+        split = batch.column("split")
+        for name, sink in sinks.items():
+            sink.write(batch.filter(pc.equal(split, name)))
+        yield batch
 
 
 def _staged_tables(paths: list[Path], layout: _Layout) -> Iterator[pa.Table]:

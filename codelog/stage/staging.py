@@ -52,6 +52,7 @@ def staging_key(scan: SourceScan, options: BuildOptions) -> str:
         limits.max_source_bytes,
         limits.on_error,
         hash_identity(scan.language),
+        schema.STAGED.names,  # parts staged under another schema cannot be reused
     ]
     digest.update(json.dumps(head).encode())
     for path in scan.input_files:

@@ -22,10 +22,10 @@ import pyarrow.parquet as pq
 
 from codelog.dataset.open import check_dataset
 from codelog.errors import DatasetError
-from codelog.prompts import render_prompt
+from codelog.prompts import SEPARATOR, render_prompt
 from codelog.recipe import Recipe
 
-INDEX_COLUMNS = ("problem_id", "language", "submission_id", "reward", "is_correct")
+INDEX_COLUMNS = ("problem_id", "language", "dialect", "submission_id", "reward", "is_correct")
 
 
 # --- the dataset directory ---------------------------------------------------------------------
@@ -81,7 +81,7 @@ def open_dataset(path: str | Path) -> DatasetDir:
 class GroupIndex:
     """Groups of solutions: group g owns rows[starts[g]:starts[g + 1]] (row numbers in the file)."""
 
-    keys: list[tuple[str, str]]  # (problem_id, language) per group
+    keys: list[tuple[str, str, str | None]]  # (problem_id, language, dialect) per group
     starts: np.ndarray  # int64, len(keys) + 1
     rows: np.ndarray  # int64 row numbers in solutions.parquet, grouped
     rewards: np.ndarray  # float64, indexed by row number
@@ -114,19 +114,25 @@ class GroupIndex:
 
 
 def read_index(dataset: DatasetDir) -> GroupIndex:
-    """Index the groups of solutions.parquet from five narrow columns (no code text)."""
+    """Index the groups (problem, language, dialect) of solutions.parquet from a few narrow
+    columns (no code text)."""
     table = pq.read_table(dataset.solutions, columns=list(INDEX_COLUMNS))
     if table.num_rows == 0:
         raise DatasetError(f"{dataset.solutions}: no solutions, so no groups to train on")
     for column in ("reward", "is_correct", "problem_id", "language"):
         if table[column].null_count:
             raise DatasetError(f"{dataset.solutions}: column '{column}' has nulls")
-    key = pc.binary_join_element_wise(table["problem_id"], table["language"], "\x00")
+    # "\x01" marks a null dialect (languages without dialects), "\x02" + name a dialect
+    dialect = pc.fill_null(pc.binary_join_element_wise("\x02", table["dialect"], ""), "\x01")
+    key = pc.binary_join_element_wise(table["problem_id"], table["language"], dialect, "\x00")
     encoded = pc.dictionary_encode(key).combine_chunks()
     codes = encoded.indices.to_numpy(zero_copy_only=False)
     rows = np.argsort(codes, kind="stable").astype(np.int64)
     counts = np.bincount(codes, minlength=len(encoded.dictionary))
-    keys = [tuple(k.split("\x00", 1)) for k in encoded.dictionary.to_pylist()]
+    keys = []
+    for k in encoded.dictionary.to_pylist():
+        problem_id, language, marked = k.split("\x00", 2)
+        keys.append((problem_id, language, marked[1:] if marked.startswith("\x02") else None))
     return GroupIndex(
         keys=keys,  # type: ignore[arg-type]
         starts=np.concatenate([[0], np.cumsum(counts)]).astype(np.int64),
@@ -165,17 +171,48 @@ def split_heldout(index: GroupIndex, fraction: float, seed: int) -> tuple[GroupI
     return index.subset(train_rows), index.subset(heldout_rows)
 
 
+def problem_splits(dataset: DatasetDir) -> dict[str, str]:
+    """problem_id -> "train" / "test" from problems.parquet."""
+    table = pq.read_table(dataset.problems, columns=["problem_id", "split"])
+    return dict(zip(table["problem_id"].to_pylist(), table["split"].to_pylist(), strict=True))
+
+
+def split_by_problem(index: GroupIndex, splits: dict[str, str]) -> tuple[GroupIndex, GroupIndex]:
+    """(groups of train problems, groups of test problems)."""
+    train_rows, test_rows = [], []
+    for g, key in enumerate(index.keys):
+        members = index.members(g)
+        test = splits.get(key[0]) == "test"
+        train_rows.append(members[:0] if test else members)
+        test_rows.append(members if test else members[:0])
+    return index.subset(train_rows), index.subset(test_rows)
+
+
 def training_groups(
     dataset: DatasetDir, recipe: Recipe, eval_fraction: float, seed: int
 ) -> tuple[GroupIndex, GroupIndex, list[str]]:
-    """The groups to train on, the held-out solutions, and each training group's prompt text."""
+    """The groups to train on, the held-out groups, and the prompt text of the training groups
+    followed by that of the held-out groups (in `train.keys + heldout.keys` order).
+
+    The dataset's test problems are held out whole: training never sees them and the held-out
+    metrics are measured on them. A dataset without test problems (built with test_fraction 0,
+    or from a single problem) holds out `eval_fraction` of each training
+    group's solutions instead, which measures fit on the training problems, not transfer."""
     index = contrastive(read_index(dataset))
     if not len(index):
         raise DatasetError(
             f"{dataset.solutions}: no group has both a correct and an incorrect solution"
         )
-    train, heldout = split_heldout(index, eval_fraction, seed)
-    return train, heldout, render_prompts(dataset, train.keys, recipe.prompt.template)
+    train, heldout = split_by_problem(index, problem_splits(dataset))
+    if not len(train):
+        raise DatasetError(
+            f"{dataset.solutions}: every group with a correct and an incorrect solution belongs "
+            "to a test problem; nothing to train on"
+        )
+    if not len(heldout):
+        train, heldout = split_heldout(train, eval_fraction, seed)
+    keys = [*train.keys, *heldout.keys]
+    return train, heldout, render_prompts(dataset, keys, recipe.prompt.template)
 
 
 # --- code text and prompts ---------------------------------------------------------------------
@@ -212,18 +249,21 @@ class CodeStore:
         return column
 
 
-def render_prompts(dataset: DatasetDir, keys: list[tuple[str, str]], template: str) -> list[str]:
-    """The prompt text of each group: the same text `codelog export` writes for it."""
+def render_prompts(
+    dataset: DatasetDir, keys: list[tuple[str, str, str | None]], template: str
+) -> list[str]:
+    """The prompt text of each group (problem, language, dialect): the same text `codelog
+    export` writes for it (without the separator, which `encode_prompt` adds)."""
     table = pq.read_table(dataset.problems, columns=["problem_id", "prompt"])
     statements = dict(
         zip(table["problem_id"].to_pylist(), table["prompt"].to_pylist(), strict=True)
     )
     prompts = []
-    for problem_id, language in keys:
+    for problem_id, language, dialect in keys:
         statement = statements.get(problem_id)
         if statement is None:
             raise DatasetError(f"{dataset.problems}: no statement for problem {problem_id}")
-        prompts.append(render_prompt(template, statement, language))
+        prompts.append(render_prompt(template, statement, language, dialect))
     return prompts
 
 
@@ -280,14 +320,15 @@ class GroupSampler:
 
 
 def encode_prompt(tokenizer: Any, prompt: str) -> list[int]:
-    """Prompt token ids: through the tokenizer's chat template when it has one."""
+    """Prompt token ids: through the tokenizer's chat template when it has one, else the plain
+    prompt and SEPARATOR (what `codelog export` writes for TRL, which adds the completion)."""
     if getattr(tokenizer, "chat_template", None):
         text = tokenizer.apply_chat_template(
             [{"role": "user", "content": prompt}], tokenize=False, add_generation_prompt=True
         )
         ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     else:
-        ids = tokenizer(prompt + "\n", add_special_tokens=True)["input_ids"]
+        ids = tokenizer(prompt + SEPARATOR, add_special_tokens=True)["input_ids"]
     if not ids:  # the first solution token needs a position to be predicted from
         ids = [
             tokenizer.bos_token_id if tokenizer.bos_token_id is not None else tokenizer.eos_token_id

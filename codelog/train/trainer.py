@@ -502,7 +502,9 @@ def train(
     # 3. Data: prompts tokenised once per group; code fetched per step.
     store = data.CodeStore(dataset.solutions)
     prompt_ids = [data.encode_prompt(tokenizer, p) for p in prompts]
-    by_key = dict(zip(train_index.keys, prompt_ids, strict=True))
+    # prompts: the training groups', then the held-out groups' (other problems' when the
+    # dataset has test problems: codelog.train.data.training_groups)
+    by_key = dict(zip([*train_index.keys, *heldout.keys], prompt_ids, strict=True))
     eval_set = build_eval_set(heldout, store, by_key, tokenizer, t.max_length)
     sampler = data.GroupSampler(train_index, t.group_size, t.seed)
 

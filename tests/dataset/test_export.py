@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from codelog.cli import cli
 from codelog.dataset.export import export_dataset
-from codelog.errors import RecipeError
-from codelog.prompts import render_prompt
+from codelog.errors import CodelogError, RecipeError
+from codelog.prompts import SEPARATOR, render_prompt
 from codelog.publish.manifest import MANIFEST, file_entries
 from codelog.recipe import Recipe
 
@@ -26,7 +26,8 @@ def solutions(sample_dataset: Path) -> pl.DataFrame:
 
 @pytest.fixture(scope="module")
 def prompts(sample_dataset: Path, solutions: pl.DataFrame) -> dict[tuple[str, str], str]:
-    """(problem_id, language) -> the prompt a trainer should see, rendered here independently."""
+    """(problem_id, language) -> the prompt a trainer should see, rendered here independently
+    (the sample keeps Python 3 only: one dialect per problem)."""
     manifest = json.loads((sample_dataset / "manifest.json").read_text())
     template = Recipe.from_dict(manifest["recipe"]).prompt.template
     statements = dict(
@@ -34,8 +35,8 @@ def prompts(sample_dataset: Path, solutions: pl.DataFrame) -> dict[tuple[str, st
         .select("problem_id", "prompt")
         .iter_rows()
     )
-    groups = solutions.select("problem_id", "language").unique().iter_rows()
-    return {(p, lang): render_prompt(template, statements[p], lang) for p, lang in groups}
+    groups = solutions.select("problem_id", "language", "dialect").unique().iter_rows()
+    return {(p, lang): render_prompt(template, statements[p], lang, d) for p, lang, d in groups}
 
 
 def load(path: Path, tmp_path: Path):
@@ -79,7 +80,9 @@ def test_dpo_pairs_a_correct_and_an_incorrect_solution_of_the_same_problem(
         joined["rejected"] == joined["code_rejected"]
     ).all()
     for row in joined.select("problem_id", "language", "prompt").iter_rows():
-        assert row[2] == prompts[(row[0], row[1])]
+        # TRL joins prompt + completion as they are: the prompt ends with the trainer's separator
+        assert row[2] == prompts[(row[0], row[1])] + SEPARATOR
+        assert "Write a Python 3 program" in row[2]
     # capped per group at min(cap, every possible pair), and no pair twice
     sides = solutions.group_by("problem_id", "language").agg(
         c=pl.col("is_correct").sum(), i=(~pl.col("is_correct")).sum()
@@ -143,7 +146,7 @@ def test_kto_labels_every_solution(sample_dataset, solutions, prompts, tmp_path)
     assert (joined["completion"] == joined["code"]).all()
     assert rows["label"].any() and not rows["label"].all()
     for p, lang, prompt in rows.select("problem_id", "language", "prompt").iter_rows():
-        assert prompt == prompts[(p, lang)]
+        assert prompt == prompts[(p, lang)] + SEPARATOR
 
 
 def test_verl_rows_carry_the_logged_verdict(sample_dataset, solutions, prompts, tmp_path):
@@ -174,6 +177,7 @@ def test_verl_rows_carry_the_logged_verdict(sample_dataset, solutions, prompts, 
             "is_correct": solution["is_correct"],
         }
         assert info["response"] == solution["code"] and info["index"] == i
+        assert (info["split"], info["dialect"]) == (solution["split"], solution["dialect"])
         assert (info["problem_id"], info["outcome"], info["reward"]) == (
             solution["problem_id"],
             solution["outcome"],
@@ -245,3 +249,57 @@ def test_problems_without_a_statement_are_left_out_and_counted(sample_dataset, s
 
 def test_render_prompt_lets_the_template_decide_what_follows_the_statement():
     assert render_prompt("{statement}\n\nIn {language}.", "Add.\n", "Go") == "Add.\n\nIn Go."
+
+
+def test_every_export_carries_split_and_dialect(sample_dataset, solutions, tmp_path):
+    by_id = {r["submission_id"]: r for r in solutions.iter_rows(named=True)}
+    for fmt, id_column in (("dpo", "chosen_submission_id"), ("kto", "submission_id")):
+        out = tmp_path / f"{fmt}.parquet"
+        export_dataset(sample_dataset, fmt, out)
+        rows = pl.read_parquet(out).to_dicts()
+        assert {r["split"] for r in rows} == {"train", "test"}
+        for r in rows:
+            assert (r["split"], r["dialect"]) == (
+                by_id[r[id_column]]["split"],
+                by_id[r[id_column]]["dialect"],
+            )
+
+
+@pytest.mark.parametrize("fmt", ["dpo", "kto"])
+def test_chat_exports_are_trls_conversational_format(
+    sample_dataset, solutions, prompts, tmp_path, fmt
+):
+    out = tmp_path / f"{fmt}-chat.parquet"
+    plain = tmp_path / f"{fmt}.parquet"
+    report = export_dataset(sample_dataset, fmt, out, chat=True)
+    export_dataset(sample_dataset, fmt, plain)
+    ds = load(out, tmp_path)
+    trl = pytest.importorskip("trl")
+    assert trl.data_utils.is_conversational(ds[0])
+    code = {r["submission_id"]: r["code"] for r in solutions.iter_rows(named=True)}
+    completions = ("chosen", "rejected") if fmt == "dpo" else ("completion",)
+    ids = ("chosen_submission_id", "rejected_submission_id") if fmt == "dpo" else ("submission_id",)
+    for row in ds:
+        # the chat template, not a separator, joins the turns
+        assert row["prompt"] == [
+            {"role": "user", "content": prompts[(row["problem_id"], row["language"])]}
+        ]
+        for column, id_column in zip(completions, ids, strict=True):
+            assert row[column] == [{"role": "assistant", "content": code[row[id_column]]}]
+    same = pl.read_parquet(plain).drop("prompt", *completions)
+    assert pl.read_parquet(out).drop("prompt", *completions).equals(same)  # same rows otherwise
+    assert report.rows == len(ds)
+
+
+def test_chat_is_refused_for_verl_whose_prompt_is_always_chat(sample_dataset, tmp_path):
+    with pytest.raises(CodelogError, match="--chat is for dpo and kto"):
+        export_dataset(sample_dataset, "verl", tmp_path / "verl.parquet", chat=True)
+
+
+def test_cli_export_chat(sample_dataset, tmp_path):
+    out = tmp_path / "chat.parquet"
+    result = CliRunner().invoke(
+        cli, ["export", str(sample_dataset), "--format", "kto", "--out", str(out), "--chat"]
+    )
+    assert result.exit_code == 0, result.output
+    assert pl.read_parquet(out)["prompt"][0][0]["role"] == "user"

@@ -76,7 +76,8 @@ def mismatches(ds: Path) -> str:
 def test_a_fresh_build_verifies(built):
     report = verify_dataset(built)
     assert report.ok, report.mismatches
-    assert report.files_checked == 4
+    # solutions, rejects, problems, the two per-split copies of solutions, the card
+    assert report.files_checked == 6
     assert report.rows_checked == 10
 
 
@@ -274,7 +275,7 @@ def test_cli_exit_status_and_report(ds):
 
     good = verify()
     assert good.returncode == 0, good.stderr
-    assert "ok (4 files, 10 rows" in good.stdout
+    assert "ok (6 files, 10 rows" in good.stdout
     rewrite(ds, "solutions", lambda rows: rows[1:])
     bad = verify()
     assert bad.returncode == 1

@@ -122,7 +122,7 @@ def test_the_default_build_has_no_lint_columns(sample_dataset):
     assert pq.read_schema(sample_dataset / "solutions.parquet").names == schema.SOLUTION.names
     profiles = compute_stats(sample_dataset).by_outcome
     assert profiles and all(p.findings_mean is None for p in profiles)
-    assert sum(p.solutions for p in profiles) == 837
+    assert sum(p.solutions for p in profiles) == 749
 
 
 def test_lint_needs_python(tmp_path):

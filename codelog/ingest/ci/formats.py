@@ -16,10 +16,11 @@ from codelog import schema
 from codelog.errors import InputError
 from codelog.sql import literal
 
-# The input schema: CodeNet's metadata columns, then the code. Types follow codelog.schema.
+# The input schema: CodeNet's metadata columns, the optional dialect (derived from
+# original_language when absent), then the code. Types follow codelog.schema.
 SUBMISSION_FIELDS: dict[str, str] = {
     name: "integer" if schema.SUBMISSION.field(name).type == pa.int64() else "string"
-    for name in (*schema.CODENET_COLUMNS, "code", "code_path")
+    for name in (*schema.CODENET_COLUMNS, "dialect", "code", "code_path")
 }
 REQUIRED = ("submission_id", "problem_id", "status", "language")
 PROBLEM_FIELDS: dict[str, str] = {

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import duckdb
 
+from codelog.dialects import DIALECTS, dialect_sql, valid_dialect_sql
 from codelog.errors import InputError
 from codelog.ingest.ci.formats import (
     SUBMISSION_FIELDS,
@@ -40,6 +41,12 @@ _NULL_TYPE = '"NULL"'  # DuckDB's name for an Arrow/Parquet column of type null
 
 # A code_path that is absolute or has a `..` component could name a file outside the export.
 _ESCAPE_SQL = r"(starts_with(code_path, '/') OR regexp_matches(code_path, '(^|/)\.\.(/|$)'))"
+
+
+# What an explicit `dialect` may say, for the message about one that says something else.
+_DIALECT_LIST = "; ".join(f"{lang}: {', '.join(names)}" for lang, names in DIALECTS.items()) + (
+    "; other languages have none"
+)
 
 
 def ident(name: str) -> str:
@@ -260,6 +267,8 @@ def checked_sql(table: InputTable, language: str, root: Path) -> str:
                 WHEN bad_column IS NOT NULL THEN 'bad_value'
                 WHEN submission_id IS NULL OR problem_id IS NULL OR language IS NULL
                     THEN 'missing_value'
+                WHEN dialect IS NOT NULL AND NOT {valid_dialect_sql("language", "dialect")}
+                    THEN 'bad_value'
                 WHEN status IS NULL THEN 'missing_status'
                 WHEN code IS NULL AND code_path IS NULL THEN 'missing_code'
                 WHEN code IS NOT NULL AND code_path IS NOT NULL THEN 'ambiguous_code'
@@ -271,7 +280,7 @@ def checked_sql(table: InputTable, language: str, root: Path) -> str:
     )
     SELECT *,
         CASE
-            WHEN reason = 'bad_value' THEN bad_column
+            WHEN reason = 'bad_value' THEN coalesce(bad_column, 'dialect')
             WHEN reason = 'missing_value' THEN CASE WHEN submission_id IS NULL THEN 'submission_id'
                 WHEN problem_id IS NULL THEN 'problem_id' ELSE 'language' END
             WHEN reason = 'missing_status' THEN 'status'
@@ -279,10 +288,13 @@ def checked_sql(table: InputTable, language: str, root: Path) -> str:
             WHEN reason IS NOT NULL THEN 'code_path'
         END AS err_column,
         CASE reason
-            WHEN 'bad_value' THEN 'column ''' || bad_column || ''': not '
+            WHEN 'bad_value' THEN CASE WHEN bad_column IS NULL
+                THEN 'column ''dialect'': ' || dialect || ' is not a dialect of ' || language
+                    || ' (' || {literal(_DIALECT_LIST)} || ')' ELSE
+                'column ''' || bad_column || ''': not '
                 || CASE WHEN bad_column IN ({", ".join(literal(n) for n, k in SUBMISSION_FIELDS.items() if k == "integer")})
                         THEN 'an integer' ELSE 'a string' END
-                || ': ' || coalesce(bad_raw, 'NULL')
+                || ': ' || coalesce(bad_raw, 'NULL') END
             WHEN 'missing_value' THEN 'required column ''' || CASE WHEN submission_id IS NULL
                 THEN 'submission_id' WHEN problem_id IS NULL THEN 'problem_id' ELSE 'language' END
                 || ''' is empty'
@@ -304,7 +316,9 @@ def batch_sql(table: InputTable, language: str, root: Path) -> str:
     return f"""
     SELECT submission_id, problem_id, user_id, date,
         CASE WHEN lower(language) = lower({lang}) THEN {lang} ELSE language END AS language,
-        original_language, filename_ext, status,
+        original_language,
+        coalesce(dialect, {dialect_sql("language", "original_language", codenet=False)}) AS dialect,
+        filename_ext, status,
         CASE WHEN cpu_time >= 0 THEN cpu_time END AS cpu_time,  -- negative: a judge's "none"
         CASE WHEN memory >= 0 THEN memory END AS memory,
         code_size, accuracy, code,
