@@ -211,9 +211,16 @@ def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    made: set[str] = set()
     for d in readable:
-        if not any(d == s or d.startswith(s + "/") for s in _SYSTEM_DIRS):
-            argv += ["--ro-bind", d, d]
+        if any(d == s or d.startswith(s + "/") for s in _SYSTEM_DIRS):
+            continue
+        # bwrap would copy a parent's mode (/root is 0700): make each one traversable first.
+        for parent in reversed(Path(d).parents[:-1]):
+            if str(parent) not in made:
+                made.add(str(parent))
+                argv += ["--perms", "0755", "--dir", str(parent)]
+        argv += ["--ro-bind", d, d]
     argv += ["--bind", rundir, rundir, "--chdir", rundir, "--"]
     return argv
 
@@ -707,6 +714,11 @@ _LANGUAGE_NAMES = {
 }
 
 
+def runner_language(language: str) -> str | None:
+    """CodeNet's name for a language codelog can run (python -> Python, cpp -> C++), or None."""
+    return _LANGUAGE_NAMES.get((language or "").strip().lower())
+
+
 def runner_for(
     language: str, original_language: str | None = None, python: str | None = None
 ) -> Runner:
@@ -715,7 +727,7 @@ def runner_for(
     Python is Python 3 (the interpreter running codelog, or `python`), except that an
     `original_language` CodeNet marks as Python 2 (AIZU's bare "Python", "Python (2.7.6)",
     "PyPy2 ...") needs a Python 2 interpreter. C and C++ need gcc/g++ on PATH."""
-    name = _LANGUAGE_NAMES.get((language or "").strip().lower())
+    name = runner_language(language)
     if name == "Python":
         if original_language in PYTHON2_LANGUAGES or (original_language or "").startswith("PyPy2"):
             python2 = find_python2()
