@@ -12,7 +12,10 @@
   the "ground truth" a rule can score against is the judge's verdict on the logged response:
   reward_model.ground_truth is a JSON string {"outcome", "reward", "is_correct"} and
   extra_info carries the response itself (the solution's code) with its ids, outcome and reward.
-  A custom verl reward function for offline data reads both.
+  A custom verl reward function for offline data reads both. Given each problem's tests
+  (`problem_tests`, as `codelog export` does), the ground truth also carries them with the
+  limits and the recipe's reward per verdict, and `codelog.execution.verl_reward.compute_score`
+  runs a rollout's response against them in the sandbox.
 
 Prompts are problems.prompt through the dataset's recipe template (codelog.prompting), the
 same text `codelog train` conditions on. Solutions of a problem without a statement are left
@@ -22,10 +25,12 @@ back to `solutions`. Files appear only when complete (temporary file, then renam
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import duckdb
 import pyarrow as pa
@@ -33,6 +38,7 @@ import pyarrow.parquet as pq
 
 from codelog.dataset import open_dataset, read_manifest
 from codelog.errors import CodelogError
+from codelog.outcomes import CODENET_STATUSES
 from codelog.prompting import render_prompt
 from codelog.recipe import Recipe
 from codelog.sql_text import literal
@@ -59,8 +65,14 @@ def export_dataset(
     *,
     max_pairs_per_group: int = DEFAULT_MAX_PAIRS,
     seed: int = 0,
+    problem_tests: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> ExportReport:
-    """Writes the `fmt` view of the dataset to the Parquet file `out`."""
+    """Writes the `fmt` view of the dataset to the Parquet file `out`.
+
+    verl: `problem_tests` maps problem_id -> what a reward function needs to run a response
+    (tests, limits, ...; `codelog.execution.verl_reward.problem_spec` makes it); it is merged
+    into each row's ground truth with `rewards`, the recipe's reward of every CodeNet verdict.
+    The CLI passes it; without it the ground truth is the logged verdict alone."""
     if fmt not in EXPORT_FORMATS:
         raise CodelogError(f"unknown export format {fmt!r}; one of {', '.join(EXPORT_FORMATS)}")
     if max_pairs_per_group < 1:
@@ -80,6 +92,7 @@ def export_dataset(
         elif fmt == "kto":
             query = KTO_SQL
         else:
+            _register_problem_tests(con, problem_tests or {}, recipe)
             query = verl_sql(f"codelog/{manifest['source']}")
         rows = _write_atomically(con.sql(query).to_arrow_reader(BATCH_ROWS), out)
         # Counted from the written file: cheaper than running the export query twice.
@@ -170,6 +183,24 @@ KTO_SQL = """
 """
 
 
+def _register_problem_tests(
+    con: duckdb.DuckDBPyConnection, problem_tests: Mapping[str, Mapping[str, Any]], recipe: Recipe
+) -> None:
+    """Table `problem_tests(problem_id, spec)`: each problem's tests (and the verdict rewards)
+    as one JSON object, merged into the verl ground truth."""
+    rewards = {
+        status: recipe.rewards[outcome]
+        for status in CODENET_STATUSES
+        if (outcome := recipe.statuses.get(status)) in recipe.rewards
+    }
+    ids = sorted(problem_tests)
+    specs = [json.dumps({**problem_tests[p], "rewards": rewards}, sort_keys=True) for p in ids]
+    con.register(
+        "problem_tests",
+        pa.table({"problem_id": pa.array(ids, pa.string()), "spec": pa.array(specs, pa.string())}),
+    )
+
+
 def verl_sql(data_source: str) -> str:
     source = data_source.replace("'", "''")
     return f"""
@@ -177,14 +208,17 @@ def verl_sql(data_source: str) -> str:
            [{{'role': 'user', 'content': p.prompt}}] AS prompt,
            'code' AS ability,
            {{'style': 'rule',
-             'ground_truth': to_json({{'outcome': s.outcome, 'reward': s.reward,
-                                      'is_correct': s.is_correct}})::VARCHAR}} AS reward_model,
+             'ground_truth': json_merge_patch(
+                 to_json({{'outcome': s.outcome, 'reward': s.reward,
+                          'is_correct': s.is_correct}}),
+                 coalesce(t.spec, '{{}}'))::VARCHAR}} AS reward_model,
            {{'split': 'train',
              'index': (row_number() OVER (ORDER BY s.problem_id, s.language, s.submission_id)) - 1,
              'problem_id': s.problem_id, 'language': s.language,
              'submission_id': s.submission_id, 'outcome': s.outcome, 'reward': s.reward,
              'is_correct': s.is_correct, 'response': s.code}} AS extra_info
     FROM solutions s JOIN prompts p USING (problem_id, language)
+    LEFT JOIN problem_tests t USING (problem_id)
     ORDER BY s.problem_id, s.language, s.submission_id
     """
 
