@@ -293,14 +293,33 @@ def stats_command(dataset_dir: Path, plot: Path | None) -> None:
     help="dpo: pairs per group (problem, language) at most.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="dpo: which pairs.")
+@click.option(
+    "--tests",
+    help="verl: where each problem's tests come from (codenet, codenet:DIR, a problems .jsonl). "
+    "Default: the sample I/O of the dataset's own problem statements.",
+)
 def export_command(
-    dataset_dir: Path, fmt: str, out: Path, max_pairs_per_problem: int, seed: int
+    dataset_dir: Path, fmt: str, out: Path, max_pairs_per_problem: int, seed: int, tests: str | None
 ) -> None:
     """Write a dataset as Parquet for other trainers: dpo/kto (TRL) or verl."""
     from codelog.export import export_dataset
 
+    problem_tests = None
+    if fmt == "verl":
+        # verl rollouts are scored by running them (codelog.execution.verl_reward): the rows
+        # carry each problem's tests.
+        from codelog.execution.testcases import load_problems
+        from codelog.execution.verl_reward import problem_spec
+
+        problems = load_problems(tests or f"codenet:{dataset_dir}")
+        problem_tests = {pid: problem_spec(p) for pid, p in problems.items()}
     report = export_dataset(
-        dataset_dir, fmt, out, max_pairs_per_group=max_pairs_per_problem, seed=seed
+        dataset_dir,
+        fmt,
+        out,
+        max_pairs_per_group=max_pairs_per_problem,
+        seed=seed,
+        problem_tests=problem_tests,
     )
     click.echo(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")
     if report.skipped_no_statement:

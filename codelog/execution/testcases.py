@@ -54,6 +54,8 @@ BUNDLED_CODENET = (
 
 @dataclass(frozen=True)
 class TestCase:
+    __test__ = False  # not a pytest class, despite the name
+
     name: str
     input: str = ""
     output: str | None = None  # expected stdout; None: the exit status decides
