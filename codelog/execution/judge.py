@@ -177,9 +177,14 @@ def _show(text: str, limit: int = 60) -> str:
 
 
 def classify(
-    run: sandbox.Run, test: TestCase, problem: Problem, runner: sandbox.Runner
+    run: sandbox.Run,
+    test: TestCase,
+    problem: Problem,
+    runner: sandbox.Runner,
+    sentinel: str | None = None,
 ) -> tuple[str, str]:
-    """(verdict, detail) of one run of one test."""
+    """(verdict, detail) of one run of one test (`sentinel`: what a function problem's program
+    prints last once its checks have all run)."""
     if run.output_exceeded:
         return OUTPUT_LIMIT, "output past the cap; the program was stopped"
     python = runner.language == "Python"
@@ -194,6 +199,9 @@ def classify(
             return WRONG_ANSWER, _tail(run.stderr)
         return RUNTIME_ERROR, f"exit status {run.exit_code}: {_tail(run.stderr)}"
     if test.output is None:
+        lines = run.stdout.decode("utf-8", "replace").splitlines()
+        if sentinel is not None and (not lines or lines[-1] != sentinel):
+            return RUNTIME_ERROR, "exited with status 0 before its checks had run to the end"
         return ACCEPTED, ""
     output = run.stdout.decode("utf-8", "replace")
     status = compare(output, test.output, problem.tolerance)
@@ -211,6 +219,7 @@ def judge_program(
     runner = sandbox.runner_for(program.language, program.original_language, options.python)
     limits = options.limits(problem)
     source = problem.program(program.code)
+    sentinel = problem.sentinel(program.code) if problem.kind == "function" else None
     executables: dict[str, str] = {}
     wall = 0
     isolation = ""
@@ -248,7 +257,7 @@ def judge_program(
         )
         isolation = run.isolation.describe()
         wall += run.wall_ms
-        status, detail = classify(run, test, problem, runner)
+        status, detail = classify(run, test, problem, runner, sentinel)
         result = TestResult(test.name, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
         results.append(result)
         if status == PRESENTATION_ERROR:

