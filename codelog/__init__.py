@@ -20,8 +20,8 @@ so `import codelog` stays instant. Training is `codelog.train.trainer.train`.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from codelog.version import __version__
 
@@ -138,6 +138,7 @@ def export(
     max_pairs_per_problem: int = 32,
     seed: int = 0,
     chat: bool = False,
+    problem_tests: Mapping[str, Mapping[str, Any]] | None = None,
     force: bool = False,
     verify: bool = False,
 ) -> ExportReport:
@@ -151,6 +152,9 @@ def export(
         chat: dpo/kto as TRL's conversational format (lists of messages) for instruct models;
             plain-string prompts end with the trainer's separator so TRL's concatenation
             tokenizes as codelog's trainer does.
+        problem_tests: verl only: problem_id -> tests and limits
+            (`codelog.execution.verl_reward.problem_spec`), merged into each row's ground truth
+            so `codelog.execution.verl_reward.compute_score` can run rollouts.
         verify: recompute the dataset's sha256s first (the cheap check always runs).
 
     Returns an ExportReport (out, rows, groups, skipped_no_statement). Writing 0 rows is an
@@ -172,6 +176,7 @@ def export(
             seed=seed,
             force=force,
             chat=chat,
+            problem_tests=problem_tests,
         )
 
 

@@ -558,6 +558,11 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
     help="dpo/kto: TRL's conversational format (user and assistant messages) for instruct "
     "models, instead of plain strings.",
 )
+@click.option(
+    "--tests",
+    help="verl: where each problem's tests come from (codenet, codenet:DIR, a problems .jsonl). "
+    "Default: the sample I/O of the dataset's own problem statements.",
+)
 @force_option
 @verify_option
 @manners
@@ -571,6 +576,7 @@ def export_command(
     lists_per_problem: int,
     hard_similarity: float,
     chat: bool,
+    tests: str | None,
     force: bool,
     full_check: bool,
 ) -> None:
@@ -609,6 +615,15 @@ def export_command(
                 "(accuracy) and were not candidates"
             )
         return
+    problem_tests = None
+    if fmt == "verl":
+        # verl rollouts are scored by running them (codelog.execution.verl_reward): the rows
+        # carry each problem's tests.
+        from codelog.execution.testcases import load_problems
+        from codelog.execution.verl_reward import problem_spec
+
+        problems = load_problems(tests or f"codenet:{dataset_dir}")
+        problem_tests = {pid: problem_spec(p) for pid, p in problems.items()}
     report = codelog.export(
         dataset_dir,
         fmt,
@@ -616,6 +631,7 @@ def export_command(
         max_pairs_per_problem=max_pairs_per_problem,
         seed=seed,
         chat=chat,
+        problem_tests=problem_tests,
         force=force,
     )
     say(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")
@@ -748,6 +764,193 @@ def convert(
     with writing(out):
         rows = convert_junit(files, out, language=language, code_root=code_root, inline=inline)
     say(f"wrote {rows} rows from {len(files)} {from_format} report(s) to {out}")
+
+
+# --- running code: judge, eval (codelog.execution) ---------------------------------------------
+
+_ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
+
+
+@cli.command()
+@click.argument("source", type=click.Path(path_type=Path, exists=True))
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="CI export to write (.jsonl, .csv or .parquet): `codelog build --source ci` reads it.",
+)
+@click.option(
+    "--tests",
+    help="Where the tests come from: codenet (the bundled sample), codenet:DIR (a CodeNet "
+    "tree or a built dataset), humaneval, or a problems .jsonl. Default for a dataset: its "
+    "own problems' sample I/O.",
+)
+@click.option(
+    "--problems-out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also write the judged problems as a --problems file for `codelog build --source ci`.",
+)
+@click.option(
+    "--details",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also write every verdict with its per-test results and reasons (JSONL).",
+)
+@click.option("--workers", type=int, help="Judging processes. Default: all cores.")
+@click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
+@click.option(
+    "--time-scale", type=float, default=1.0, show_default=True, help="Multiplies time limits."
+)
+@click.option("--python", "python", help="Python 3 interpreter for Python programs.")
+@click.option("--limit", type=int, help="Judge only the first N programs.")
+@manners
+def judge(
+    source: Path,
+    out: Path,
+    tests: str | None,
+    problems_out: Path | None,
+    details: Path | None,
+    workers: int | None,
+    isolation: str,
+    time_scale: float,
+    python: str | None,
+    limit: int | None,
+) -> None:
+    """Re-run programs in the sandbox and write CI rows with their verdicts.
+
+    SOURCE is a JSONL of programs (problem_id + code per line: model samples) or a dataset
+    directory: then its own solutions are re-judged and the agreement of each re-run with
+    the logged verdict is reported per outcome (a label audit).
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from codelog.execution.judge import JudgeOptions, run_judge
+    from codelog.progress import console as chatter
+    from codelog.progress import show_progress
+
+    quiet = chatter.quiet
+    options = JudgeOptions(isolation=isolation, python=python, time_scale=time_scale)
+    report = run_judge(
+        source,
+        out,
+        tests=tests,
+        options=options,
+        workers=workers,
+        show_progress=show_progress(),
+        problems_out=problems_out,
+        details_out=details,
+        limit=limit,
+    )
+    judged = sum(report.statuses.values())
+    skipped = sum(report.skipped_reasons.values())
+    console = Console(stderr=True)
+    if not quiet:
+        table = Table(title=f"codelog judge → {out}")
+        table.add_column("verdict")
+        table.add_column("programs", justify="right")
+        for status, n in report.statuses.most_common():
+            table.add_row(status, f"{n:,}")
+        for reason, n in report.skipped_reasons.most_common():
+            table.add_row(f"skipped: {reason}", f"{n:,}")
+        console.print(table)
+        if report.audit:
+            agreement = Table(title="label audit: re-run vs logged outcome")
+            for name in ("logged outcome", "judged", "agree", "rate", "re-run outcomes"):
+                agreement.add_column(name, justify="left" if "outcome" in name else "right")
+            for row in report.audit:
+                mix = ", ".join(f"{k} {v}" for k, v in row.rejudged.items())
+                agreement.add_row(
+                    row.outcome, f"{row.judged:,}", f"{row.agree:,}", f"{row.rate:.1%}", mix
+                )
+            total = sum(r.judged for r in report.audit)
+            agree = sum(r.agree for r in report.audit)
+            agreement.add_row("all", f"{total:,}", f"{agree:,}", f"{agree / total:.1%}", "")
+            console.print(agreement)
+    rate = judged / report.seconds if report.seconds else 0.0
+    click.echo(
+        f"judged {judged:,} programs in {report.seconds:.1f}s ({rate:,.1f}/s), skipped "
+        f"{skipped:,}; wrote {report.rows_written:,} rows to {out}"
+        + (f"; isolation: {report.isolation}" if report.isolation else ""),
+        err=True,
+    )
+
+
+@cli.command("eval")
+@click.option(
+    "--benchmark",
+    required=True,
+    help="humaneval, codenet, codenet:DIR (a CodeNet tree or a built dataset) or a problems .jsonl.",
+)
+@click.option("--model", help="Model to sample from: a checkpoint directory or a hub name.")
+@click.option(
+    "--samples",
+    "samples_file",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Score these completions (JSONL: task_id/problem_id + completion/code) instead.",
+)
+@click.option("-n", "n", type=int, default=1, show_default=True, help="Samples per problem.")
+@click.option("-k", "ks", default="1", show_default=True, help="pass@k for these k (comma list).")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="Directory for samples.jsonl and summary.json. Default: ./runs/eval-<benchmark>.",
+)
+@click.option("--temperature", type=float, default=0.8, show_default=True)
+@click.option("--top-p", type=float, default=0.95, show_default=True)
+@click.option("--max-new-tokens", type=int, default=512, show_default=True)
+@click.option("--batch-size", type=int, default=8, show_default=True, help="Prompts per batch.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--limit", type=int, help="Only the first N problems (sorted by id).")
+@click.option(
+    "--recipe",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Recipe whose [prompt] template renders stdio problems. Default: the default recipe "
+    "(a dataset benchmark: the dataset's recipe).",
+)
+@click.option("--workers", type=int, help="Judging processes. Default: all cores.")
+@click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
+@manners
+def eval_command(
+    benchmark: str,
+    model: str | None,
+    samples_file: Path | None,
+    n: int,
+    ks: str,
+    out: Path | None,
+    temperature: float,
+    top_p: float,
+    max_new_tokens: int,
+    batch_size: int,
+    seed: int,
+    limit: int | None,
+    recipe: Path | None,
+    workers: int | None,
+    isolation: str,
+) -> None:
+    """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
+    from codelog.execution.evaluate import run_eval
+    from codelog.progress import console as chatter
+    from codelog.progress import show_progress
+
+    run_eval(
+        benchmark=benchmark,
+        model=model,
+        samples_file=samples_file,
+        n=n,
+        ks=ks,
+        out=out,
+        temperature=temperature,
+        top_p=top_p,
+        max_new_tokens=max_new_tokens,
+        batch_size=batch_size,
+        seed=seed,
+        limit=limit,
+        recipe=recipe,
+        workers=workers,
+        isolation=isolation,
+        quiet=chatter.quiet,
+        progress=show_progress(),
+    )
 
 
 def main() -> None:

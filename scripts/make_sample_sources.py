@@ -947,23 +947,16 @@ def check(sources: list[Source]) -> int:
     python2 = sample_judge.find_python2()
 
     def verdict(s: Source) -> str:
-        path = source_path(s.row)
-        if s.row.dialect == "2":
-            if python2 is None:
-                return "skipped (no python2)"
-            if not sample_judge.compiles_as_python2(python2, path):
-                return sample_judge.COMPILE_ERROR
-            argv = sample_judge.python2_argv(python2, path)
-        else:
-            try:
-                compile(path.read_bytes(), str(path), "exec")
-            except SyntaxError:
-                return sample_judge.COMPILE_ERROR
-            argv = sample_judge.python3_argv(path)
+        if s.row.dialect == "2" and python2 is None:
+            return "skipped (no python2)"
         limits = problems[s.row.problem_id]
         return sample_judge.judge(
-            argv, samples[s.row.problem_id], int(limits["time_limit"]), int(limits["memory_limit"])
-        )[0]
+            source_path(s.row),
+            samples[s.row.problem_id],
+            int(limits["time_limit"]),
+            int(limits["memory_limit"]),
+            dialect=s.row.dialect,
+        ).status
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         verdicts = list(pool.map(verdict, sources))

