@@ -31,7 +31,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch
 import torch.nn.functional as F
 
-from codelog.train import data, models, trainer
+from codelog.recipe import Recipe
+from codelog.train import data, loop, models
+from codelog.train.batches import StepData, prepare_step
+from codelog.train.checkpoint import RUN_FILE
 
 
 def build_sample(into: Path) -> Path:
@@ -46,7 +49,7 @@ def build_sample(into: Path) -> Path:
     return out
 
 
-def floor_step(model: torch.nn.Module, step: trainer.StepData, labels: bool) -> float:
+def floor_step(model: torch.nn.Module, step: StepData, labels: bool) -> float:
     """Seconds for a bare forward + backward over the step's micro-batches."""
     start = time.perf_counter()
     for mb in step.batches:
@@ -115,14 +118,14 @@ def main() -> None:
         # The trainer, `repeats` identical runs (same seed: same batches, same arithmetic).
         runs = []
         for r in range(args.repeats):
-            trainer.train(dataset, Path(tmp) / f"run{r}", overrides, progress=False)
+            loop.train(dataset, Path(tmp) / f"run{r}", overrides, progress=False)
             lines = (Path(tmp) / f"run{r}" / "metrics.jsonl").read_text().splitlines()
             runs.append([s for s in map(json.loads, lines) if s["event"] == "step"])
         steps = runs[0]
 
         # The same batches again: same recipe, same split, same sampler state.
-        run_info = json.loads((Path(tmp) / "run0" / trainer.RUN_FILE).read_text())
-        recipe = trainer.Recipe.from_dict(run_info["recipe"])
+        run_info = json.loads((Path(tmp) / "run0" / RUN_FILE).read_text())
+        recipe = Recipe.from_dict(run_info["recipe"])
         t = recipe.train
         ds = data.open_dataset(dataset)
         train_index, _, prompts = data.training_groups(ds, recipe, t.eval_fraction, t.seed)
@@ -134,7 +137,7 @@ def main() -> None:
         prompt_ids = [data.encode_prompt(tokenizer, p) for p in prompts]
         sampler = data.GroupSampler(train_index, t.group_size, t.seed)
         store = data.CodeStore(ds.solutions)
-        batches = [trainer.prepare_step(sampler, store, prompt_ids, tokenizer, t) for _ in steps]
+        batches = [prepare_step(sampler, store, prompt_ids, tokenizer, t) for _ in steps]
         for b, s in zip(batches, steps, strict=True):
             assert b.padded_tokens == s["padded_tokens"], "rebuilt batches differ from the run's"
         floor, labels = [], []

@@ -180,8 +180,8 @@ def train(
     come from the recipe's [train] section.
     """
     from codelog.recipe import load_recipe
-    from codelog.train.trainer import print_summary
-    from codelog.train.trainer import train as run_train
+    from codelog.train.loop import train as run_train
+    from codelog.train.report import print_summary
 
     overrides = {k: v for k, v in options.items() if v is not None}
     out = out or Path("runs") / f"{dataset_dir.name}-{overrides.get('algo', 'rloo')}"

@@ -21,10 +21,12 @@ from safetensors.torch import load_file
 
 from codelog import schema
 from codelog.cli import cli
-from codelog.errors import DatasetError
+from codelog.errors import DatasetError, RecipeError
 from codelog.recipe import load_recipe
-from codelog.train import data, models, trainer
+from codelog.train import batches, checkpoint, data, loop, models
 from codelog.train.advantages import ADVANTAGES, compute_advantages, register
+from codelog.train.logprobs import reduce_tokens, token_logps
+from codelog.train.options import TrainingError, resolve_recipe
 
 PROBLEMS = {
     "p001": (
@@ -121,7 +123,7 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(dataset: Path, out: Path, **overrides):
-    return trainer.train(dataset, out, overrides, progress=False)
+    return loop.train(dataset, out, overrides, progress=False)
 
 
 def records(run_dir: Path, event: str = "step") -> list[dict]:
@@ -175,7 +177,7 @@ def test_dataset_missing_a_table_is_refused(tmp_path, no_model_loads):
 
 
 def test_bad_option_is_a_recipe_error_naming_the_option(synthetic, tmp_path, no_model_loads):
-    with pytest.raises(trainer.RecipeError, match="algo must be one of"):
+    with pytest.raises(RecipeError, match="algo must be one of"):
         run(synthetic, tmp_path / "run", algo="ppo")
 
 
@@ -281,7 +283,7 @@ def test_prompts_render_the_recipe_template(synthetic):
     # the same renderer as `codelog export`: other braces are literal, {statement} is required
     [braces] = data.render_prompts(dataset, [("p003", "Python")], "{statement} int main() {}")
     assert braces == "Read a string. Print it reversed. int main() {}"
-    with pytest.raises(trainer.RecipeError, match="template"):
+    with pytest.raises(RecipeError, match="template"):
         data.render_prompts(dataset, [("p003", "Python")], "Write {language}.")
 
 
@@ -297,16 +299,14 @@ def test_loss_is_minus_the_group_mean_of_advantage_weighted_log_likelihood(synth
         data.encode_prompt(tokenizer, p)
         for p in data.render_prompts(dataset, index.keys, "{statement}")
     ]
-    t = trainer.resolve_recipe(
-        load_recipe(), {"algo": "rloo", "grad_accum": 2, "batch_tokens": 64}
-    ).train
-    step = trainer.prepare_step(
+    t = resolve_recipe(load_recipe(), {"algo": "rloo", "grad_accum": 2, "batch_tokens": 64}).train
+    step = batches.prepare_step(
         data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t
     )
     assert len(step.groups) == 2 and len(step.batches) > 1  # small budget: several micro-batches
 
     loss = sum(
-        -(mb.weight * trainer.reduce_tokens(*trainer.token_logps(model, mb, True), "mean")).sum()
+        -(mb.weight * reduce_tokens(*token_logps(model, mb, True), "mean")).sum()
         for mb in step.batches
     )
 
@@ -334,8 +334,8 @@ def test_sft_skips_incorrect_solutions(synthetic, tmp_path):
         data.encode_prompt(tokenizer, p)
         for p in data.render_prompts(dataset, index.keys, "{statement}")
     ]
-    t = trainer.resolve_recipe(load_recipe(), {"algo": "sft"}).train
-    step = trainer.prepare_step(
+    t = resolve_recipe(load_recipe(), {"algo": "sft"}).train
+    step = batches.prepare_step(
         data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t
     )
     forwarded = [i for mb in step.batches for i in mb.sequence]
@@ -423,15 +423,18 @@ def test_lora_trains_only_the_adapters(synthetic, tmp_path):
 
 
 def test_bf16_autocast_runs_on_cpu_when_asked(synthetic, tmp_path):
-    assert trainer.pick_device("auto") == (torch.device("cpu"), False) or torch.cuda.is_available()
+    assert loop.pick_device("auto") == (torch.device("cpu"), False) or torch.cuda.is_available()
     run(synthetic, tmp_path / "run", precision="bf16", steps=2)
     assert all(np.isfinite(r["loss"]) for r in records(tmp_path / "run"))
 
 
 def test_checkpoint_holds_weights_tokenizer_recipe_and_fingerprint(synthetic, tmp_path):
     result = run(synthetic, tmp_path / "run", steps=4, checkpoint_every=2, keep_checkpoints=0)
-    assert [p.name for p in trainer.checkpoints(tmp_path / "run")] == ["step-000002", "step-000004"]
-    info = json.loads((result.checkpoint / trainer.CHECKPOINT_FILE).read_text())
+    assert [p.name for p in checkpoint.checkpoints(tmp_path / "run")] == [
+        "step-000002",
+        "step-000004",
+    ]
+    info = json.loads((result.checkpoint / checkpoint.CHECKPOINT_FILE).read_text())
     assert info["step"] == 4 and info["input_fingerprint"] == "synthetic-24-2"
     assert info["recipe"]["train"]["algo"] == "rloo"
     reloaded = models.load_model(str(result.checkpoint))  # save_pretrained format
@@ -448,16 +451,14 @@ def test_checkpoint_holds_weights_tokenizer_recipe_and_fingerprint(synthetic, tm
 )
 def test_resume_reproduces_the_uninterrupted_run(synthetic, tmp_path, options):
     whole = run(synthetic, tmp_path / "whole", steps=6, checkpoint_every=3, **options)
-    trainer.train(
+    loop.train(
         synthetic,
         tmp_path / "parts",
         {"steps": 6, "checkpoint_every": 3, **options},
         progress=False,
         max_steps_this_call=4,
     )  # "interrupted" after step 4: checkpoint at 3
-    resumed = trainer.train(
-        synthetic, tmp_path / "parts", {"steps": 6}, resume=True, progress=False
-    )
+    resumed = loop.train(synthetic, tmp_path / "parts", {"steps": 6}, resume=True, progress=False)
     a, b = weights(whole.checkpoint), weights(resumed.checkpoint)
     assert a.keys() == b.keys()
     for name in a:
@@ -469,21 +470,21 @@ def test_resume_reproduces_the_uninterrupted_run(synthetic, tmp_path, options):
 
 def test_existing_run_needs_resume_and_resume_keeps_the_runs_settings(synthetic, tmp_path):
     run(synthetic, tmp_path / "run", steps=2)
-    with pytest.raises(trainer.TrainingError, match="already holds a run; pass --resume"):
+    with pytest.raises(TrainingError, match="already holds a run; pass --resume"):
         run(synthetic, tmp_path / "run", steps=2)
-    with pytest.raises(trainer.TrainingError, match=r"\['algo'\] differ"):
-        trainer.train(
+    with pytest.raises(TrainingError, match=r"\['algo'\] differ"):
+        loop.train(
             synthetic, tmp_path / "run", {"algo": "grpo", "steps": 3}, resume=True, progress=False
         )
-    with pytest.raises(trainer.TrainingError, match="no run to resume"):
-        trainer.train(synthetic, tmp_path / "other", {}, resume=True, progress=False)
+    with pytest.raises(TrainingError, match="no run to resume"):
+        loop.train(synthetic, tmp_path / "other", {}, resume=True, progress=False)
 
 
 def test_two_trainers_never_share_a_run_directory(synthetic, tmp_path):
     (tmp_path / "run").mkdir()
-    held = trainer.lock_run_dir(tmp_path / "run")
+    held = checkpoint.lock_run_dir(tmp_path / "run")
     try:
-        with pytest.raises(trainer.TrainingError, match="another `codelog train` is running in it"):
+        with pytest.raises(TrainingError, match="another `codelog train` is running in it"):
             run(synthetic, tmp_path / "run", steps=1)
     finally:
         held.close()
@@ -506,7 +507,7 @@ def test_nan_loss_stops_naming_the_step_and_group_and_keeps_the_last_checkpoint(
         return torch.full_like(rewards, float("nan") if len(calls) == 3 else 1.0)
 
     try:
-        with pytest.raises(trainer.TrainingError) as error:
+        with pytest.raises(TrainingError) as error:
             run(synthetic, tmp_path / "run", algo="test-nan-on-third", steps=5, checkpoint_every=2)
     finally:
         del ADVANTAGES["test-nan-on-third"]
@@ -515,7 +516,7 @@ def test_nan_loss_stops_naming_the_step_and_group_and_keeps_the_last_checkpoint(
     assert step3["step"] == 2  # steps 1 and 2 logged, step 3 stopped
     assert message.startswith("step 3: loss or gradient is nan on problem p0")
     assert "submissions s0" in message and "step-000002" in message
-    assert [p.name for p in trainer.checkpoints(tmp_path / "run")] == ["step-000002"]
+    assert [p.name for p in checkpoint.checkpoints(tmp_path / "run")] == ["step-000002"]
 
 
 def test_cli_trains_and_prints_a_summary(synthetic, tmp_path):
@@ -536,7 +537,7 @@ def test_cli_trains_and_prints_a_summary(synthetic, tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "held-out margin" in result.output and "padding waste" in result.output
-    assert json.loads((out / trainer.RUN_FILE).read_text())["recipe"]["train"]["algo"] == "grpo"
+    assert json.loads((out / checkpoint.RUN_FILE).read_text())["recipe"]["train"]["algo"] == "grpo"
 
 
 @pytest.mark.slow
