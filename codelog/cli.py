@@ -102,7 +102,8 @@ def build(
 @click.argument("dataset_dir", type=click.Path(path_type=Path, file_okay=False))
 @click.option("--algo", help="Advantage estimator: sft, rloo, grpo or exp. [recipe: rloo]")
 @click.option(
-    "--model", help="HF causal LM path or hub name, or 'tiny' (built offline). [recipe: tiny]"
+    "--model",
+    help="HF causal LM path or hub name, a .gguf file, or 'tiny' (built offline). [recipe: tiny]",
 )
 @click.option(
     "--steps", type=int, help="Optimizer steps in all (a resumed run may raise it). [recipe: 100]"
@@ -148,7 +149,7 @@ def build(
 @click.option(
     "--precision",
     type=click.Choice(["auto", "bf16", "fp32"]),
-    help="bf16 autocast. [auto: GPU only]",
+    help="auto: fp32 weights, bf16 autocast on a bf16 GPU; bf16: weights in bf16. [recipe: auto]",
 )
 @click.option("--seed", type=int, help="Seed of init, held-out split and group order. [recipe: 0]")
 @click.option(
@@ -162,6 +163,30 @@ def build(
     "--keep-checkpoints", type=int, help="Most recent checkpoints kept; 0 = all. [recipe: 2]"
 )
 @click.option(
+    "--gradient-checkpointing",
+    is_flag=True,
+    help="Recompute activations in backward: far less memory, ~30% more compute.",
+)
+@click.option(
+    "--reference",
+    type=click.Choice(["cached", "recompute"]),
+    default="cached",
+    show_default=True,
+    help="KL reference log-probs: computed once and cached beside the run, or every step.",
+)
+@click.option(
+    "--report-to",
+    default="none",
+    show_default=True,
+    help="Also log to tensorboard, wandb or both (comma-separated); metrics.jsonl always.",
+)
+@click.option(
+    "--memory-check/--no-memory-check",
+    default=True,
+    help="Refuse a run whose memory estimate exceeds the device. [on]",
+)
+@click.option("--quiet", "-q", is_flag=True, help="No memory estimate or notes on stderr.")
+@click.option(
     "--progress/--no-progress", default=None, help="Progress bar. Default: on a terminal."
 )
 def train(
@@ -170,6 +195,11 @@ def train(
     resume: bool,
     recipe: Path | None,
     progress: bool | None,
+    gradient_checkpointing: bool,
+    reference: str,
+    report_to: str,
+    memory_check: bool,
+    quiet: bool,
     **options: object,
 ) -> None:
     """Train a causal LM on a dataset built by `codelog build`, offline.
@@ -191,7 +221,12 @@ def train(
         overrides,
         recipe=load_recipe(recipe) if recipe else None,
         resume=resume,
-        progress=sys.stderr.isatty() if progress is None else progress,
+        progress=sys.stderr.isatty() and not quiet if progress is None else progress,
+        quiet=quiet,
+        gradient_checkpointing=gradient_checkpointing,
+        reference=reference,
+        report_to=report_to,
+        memory_check=memory_check,
     )
     print_summary(result)
 

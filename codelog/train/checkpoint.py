@@ -104,3 +104,26 @@ def truncate_metrics(metrics_path: Path, step: int) -> None:
     metrics_path.write_text(
         "".join(ln + "\n" for ln in lines if json.loads(ln)["step"] <= step), encoding="utf-8"
     )
+
+
+def begin_run(
+    run_dir: Path, dataset: data.DatasetDir, recipe: Recipe, version: str
+) -> dict[str, Any]:
+    """A new run: the base model made ready (`tiny` built, a .gguf converted, beside the run),
+    run.json written, metrics.jsonl started. Rank 0 only."""
+    t = recipe.train
+    base = models.prepare_base(t.model, dataset, run_dir / "base-model", t.max_length, t.seed)
+    run_info = {
+        "codelog_version": version,
+        "dataset": str(dataset.path.resolve()),
+        "input_fingerprint": dataset.input_fingerprint,
+        "base_model": base,
+        "recipe": recipe.to_dict(),
+    }
+    (run_dir / RUN_FILE).write_text(json.dumps(run_info, indent=2) + "\n", encoding="utf-8")
+    (run_dir / "metrics.jsonl").write_text("", encoding="utf-8")
+    return run_info
+
+
+def read_run_info(run_dir: Path) -> dict[str, Any]:
+    return json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))

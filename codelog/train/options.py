@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from codelog.errors import CodelogError, RecipeError
 from codelog.recipe import Recipe, Train
@@ -35,6 +35,12 @@ class TrainOptions:
     recipe: Recipe | None = None  # default: the dataset's own recipe (its prompt template)
     resume: bool = False
     progress: bool = True  # the progress bar
+    quiet: bool = False  # no memory estimate or notes on stderr
+    gradient_checkpointing: bool = False  # recompute activations in backward: less memory
+    memory_check: bool = True  # refuse a run whose estimate exceeds the device
+    reference: Literal["cached", "recompute"] = "cached"  # KL reference log-probs (reference.py)
+    report_to: str | tuple[str, ...] | None = None  # "none", "tensorboard", "wandb" or a list
+    evaluators: tuple[tuple[str, Any], ...] = ()  # (name, Evaluator): see evaluation.py
     max_steps_this_call: int | None = None  # stop early as if interrupted (tests use it)
 
 

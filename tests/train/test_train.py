@@ -1,144 +1,29 @@
 """`codelog train`: data checks, group sampling, batching, the loss, learning, resume, failures.
 
-Most tests use a small synthetic dataset written here with the SOLUTION schema (four problems,
-correct and wrong programs that differ in a telling way); the learning test uses the bundled
-sample built by `codelog build` (the `sample_dataset` fixture).
+Most tests use a small synthetic dataset (tests/train/synthetic.py: four problems, correct and
+wrong programs that differ in a telling way); the learning test uses the bundled sample built by
+`codelog build` (the `sample_dataset` fixture).
 """
 
 from __future__ import annotations
 
 import json
-import random
-from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import torch
 from click.testing import CliRunner
-from safetensors.torch import load_file
 
-from codelog import schema
 from codelog.cli import cli
 from codelog.errors import DatasetError, RecipeError
 from codelog.recipe import load_recipe
 from codelog.train import batches, checkpoint, data, loop, models
 from codelog.train.advantages import ADVANTAGES, compute_advantages, register
 from codelog.train.logprobs import reduce_tokens, token_logps
+from codelog.train.memory import resolve_precision
 from codelog.train.options import TrainingError, resolve_recipe
-
-PROBLEMS = {
-    "p001": (
-        "Read two integers a and b. Print their sum.",
-        "{a}, {b} = map(int, input().split())\nprint({a} + {b})\n",
-        [
-            "{a}, {b} = map(int, input().split())\nprint({a} - {b})\n",
-            "{a}, {b} = input().split()\nprint({a} + {b})\n",
-        ],
-    ),
-    "p002": (
-        "Read n. Print the numbers 1 to n, one per line.",
-        "{a} = int(input())\nfor {b} in range(1, {a} + 1):\n    print({b})\n",
-        [
-            "{a} = int(input())\nfor {b} in range({a}):\n    print({b})\n",
-            "{a} = int(input())\nwhile True:\n    print({a})\n",
-        ],
-    ),
-    "p003": (
-        "Read a string. Print it reversed.",
-        "{a} = input()\nprint({a}[::-1])\n",
-        ["{a} = input()\nprint({a})\n", "{a} = input()\nprint(reversed({a}))\n"],
-    ),
-    "p004": (
-        "Read integers on one line. Print the largest.",
-        "{a} = list(map(int, input().split()))\nprint(max({a}))\n",
-        [
-            "{a} = list(map(int, input().split()))\nprint(min({a}))\n",
-            "{a} = input().split()\nprint(max({a}))\n",
-        ],
-    ),
-}
-NAMES = ["x", "y", "n", "m", "s", "t", "k", "v", "num", "val", "data", "line", "i", "j"]
-REWARD = {"accepted": 1.0, "wrong_answer": -0.1, "time_limit": -0.5, "runtime_error": -0.6}
-
-
-def write_dataset(
-    out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = 1
-) -> Path:
-    """A dataset directory as `codelog build` writes it, with synthetic solutions."""
-    rng = random.Random(0)
-    out.mkdir(parents=True)
-    rows = []
-    for problem_id, (_, good, bad) in PROBLEMS.items():
-        for k in range(per_problem):
-            correct = k % correct_every == 0
-            a, b = rng.sample(NAMES, 2)
-            code = (good if correct else rng.choice(bad)).format(a=a, b=b)
-            outcome = (
-                "accepted"
-                if correct
-                else rng.choice(["wrong_answer", "time_limit", "runtime_error"])
-            )
-            rows.append(
-                {
-                    "problem_id": problem_id,
-                    "language": "Python",
-                    "submission_id": f"s{problem_id[1:]}{k:04d}",
-                    "outcome": outcome,
-                    "status": outcome,
-                    "reward": REWARD[outcome],
-                    "is_correct": correct,
-                    "syntax_ok": True,
-                    "dup_count": 1,
-                    "code_size": len(code),
-                    "code": code,
-                }
-            )
-    solutions = pa.Table.from_pylist(rows, schema=schema.SOLUTION)
-    pq.write_table(
-        solutions, out / "solutions.parquet", row_group_size=17
-    )  # groups span row groups
-    problems = [
-        {"problem_id": p, "name": p, "prompt": statement}
-        for p, (statement, _, _) in PROBLEMS.items()
-    ]
-    pq.write_table(pa.Table.from_pylist(problems, schema=schema.PROBLEM), out / "problems.parquet")
-    manifest = {
-        "codelog_version": "test",
-        "format_version": format_version,
-        "recipe": load_recipe().to_dict(),
-        "seed": 0,
-        "input_fingerprint": f"synthetic-{per_problem}-{correct_every}",
-        "counts": {},
-        "files": {},
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest))
-    return out
-
-
-@pytest.fixture(scope="module")
-def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_dataset(tmp_path_factory.mktemp("synthetic") / "ds")
-
-
-def run(dataset: Path, out: Path, **overrides):
-    return loop.train(dataset, out, overrides, progress=False)
-
-
-def records(run_dir: Path, event: str = "step") -> list[dict]:
-    lines = (run_dir / "metrics.jsonl").read_text().splitlines()
-    return [r for r in map(json.loads, lines) if r["event"] == event]
-
-
-def weights(checkpoint: Path) -> dict[str, torch.Tensor]:
-    file = (
-        "adapter_model.safetensors"
-        if (checkpoint / "adapter_model.safetensors").exists()
-        else "model.safetensors"
-    )
-    return load_file(checkpoint / file)
-
+from tests.train.synthetic import PROBLEMS, records, run, weights, write_dataset
 
 # --- the dataset is checked before any model loads ---------------------------------------------
 
@@ -422,10 +307,29 @@ def test_lora_trains_only_the_adapters(synthetic, tmp_path):
     assert config["r"] == 4 and "q_proj" in config["target_modules"]
 
 
-def test_bf16_autocast_runs_on_cpu_when_asked(synthetic, tmp_path):
-    assert loop.pick_device("auto") == (torch.device("cpu"), False) or torch.cuda.is_available()
-    run(synthetic, tmp_path / "run", precision="bf16", steps=2)
+def test_auto_precision_is_fp32_master_weights_with_bf16_autocast_only_on_a_gpu():
+    auto = resolve_precision("auto", torch.device("cpu"))
+    assert (auto.weights, auto.autocast) == (torch.float32, False)
+    assert resolve_precision("fp32", torch.device("cpu")).name == "fp32"
+
+
+def test_bf16_loads_the_weights_in_bf16_and_trains(synthetic, tmp_path):
+    result = run(synthetic, tmp_path / "run", precision="bf16", steps=2)
     assert all(np.isfinite(r["loss"]) for r in records(tmp_path / "run"))
+    saved = weights(result.checkpoint)
+    assert {w.dtype for w in saved.values()} == {torch.bfloat16}
+    base = weights(tmp_path / "run" / "base-model")
+    assert any(not torch.equal(saved[k], base[k].bfloat16()) for k in saved)  # it learned
+
+
+def test_bf16_with_lora_keeps_the_adapters_in_fp32(synthetic, tmp_path):
+    base = models.build_tiny(data.open_dataset(synthetic), tmp_path / "base", 64, 0)
+    _, model = models.load_policy(str(base), None, 4, 8, torch.bfloat16)
+    dtypes = {n: p.dtype for n, p in model.named_parameters()}
+    assert {d for n, d in dtypes.items() if "lora_" in n} == {torch.float32}
+    assert {d for n, d in dtypes.items() if "lora_" not in n} == {torch.bfloat16}
+    result = run(synthetic, tmp_path / "run", precision="bf16", lora_r=4, steps=2)
+    assert {w.dtype for w in weights(result.checkpoint).values()} == {torch.float32}
 
 
 def test_checkpoint_holds_weights_tokenizer_recipe_and_fingerprint(synthetic, tmp_path):
