@@ -193,7 +193,18 @@ def enable_gradient_checkpointing(model: nn.Module) -> None:
     base = model.get_base_model() if hasattr(model, "get_base_model") else model
     if not getattr(base, "supports_gradient_checkpointing", False):
         raise CodelogError(f"--gradient-checkpointing: {type(base).__name__} does not support it")
-    base.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+    kwargs = {"use_reentrant": False}
+    if hasattr(base, "activation_checkpointing_enable"):  # transformers >= 5.x names it so
+        base.activation_checkpointing_enable(activation_checkpointing_kwargs=kwargs)
+    else:
+        base.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
+
+
+def checkpointing_enabled(model: nn.Module) -> bool:
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    if hasattr(base, "is_activation_checkpointing"):
+        return bool(base.is_activation_checkpointing)
+    return bool(base.is_gradient_checkpointing)
 
 
 def load_policy(

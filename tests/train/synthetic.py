@@ -4,6 +4,7 @@ Four problems, correct and wrong programs that differ in a telling way, 24 solut
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -16,6 +17,7 @@ from safetensors.torch import load_file
 from codelog import schema
 from codelog.recipe import load_recipe
 from codelog.train import loop
+from codelog.train.options import TrainOptions
 
 PROBLEMS = {
     "p001": (
@@ -106,8 +108,16 @@ def write_dataset(
     return out
 
 
-def run(dataset: Path, out: Path, **overrides):
-    return loop.train(dataset, out, overrides, progress=False)
+OPTIONS = {f.name for f in dataclasses.fields(TrainOptions)}
+
+
+def run(dataset: Path, out: Path, overrides: dict | None = None, **kwargs):
+    """A run without a progress bar or notes; keyword arguments naming a TrainOptions field go
+    there, the rest are [train] overrides."""
+    options = {"progress": False, "quiet": True}
+    options |= {k: v for k, v in kwargs.items() if k in OPTIONS}
+    overrides = {**(overrides or {}), **{k: v for k, v in kwargs.items() if k not in OPTIONS}}
+    return loop.train(dataset, out, overrides, **options)
 
 
 def records(run_dir: Path, event: str = "step") -> list[dict]:
