@@ -442,24 +442,3 @@ def test_cli_trains_and_prints_a_summary(synthetic, tmp_path):
     assert result.exit_code == 0, result.output
     assert "held-out margin" in result.output and "padding waste" in result.output
     assert json.loads((out / checkpoint.RUN_FILE).read_text())["recipe"]["train"]["algo"] == "grpo"
-
-
-@pytest.mark.slow
-def test_lora_on_real_weights_if_present(sample_dataset, tmp_path):
-    """Opt-in (-m slow): LoRA on a small real model from the local HF cache, if one is there."""
-    name = "Qwen/Qwen2.5-0.5B-Instruct"
-    try:
-        models.load_tokenizer(name)
-    except Exception:
-        pytest.skip(f"{name} is not in the local Hugging Face cache")
-    result = run(
-        sample_dataset,
-        tmp_path / "run",
-        model=name,
-        lora_r=8,
-        steps=3,
-        max_length=1024,
-        batch_tokens=4096,
-        kl=0.05,
-    )
-    assert result.steps == 3 and result.margin_after is not None
