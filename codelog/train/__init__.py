@@ -11,10 +11,12 @@ on-policy RL.
 - `models`: Hugging Face causal LMs, LoRA, the offline `tiny` model
 - `batches`: one step's groups as micro-batches
 - `logprobs`: the forward pass shared by the loss, the reference and the evaluation
-- `reference`: the KL penalty to the reference policy
-- `evaluation`: the held-out margin
+- `reference`: the KL penalty to the reference policy, its log-probs cached beside the run
+- `evaluation`: the held-out margin, and the hook other evaluations (pass@k) plug into
 - `checkpoint`: the run directory, checkpoints, resume, the lock
-- `report`: metrics.jsonl, the progress bar, the summary
+- `distributed`: several processes under torchrun (DDP), sharding, reductions
+- `memory`: precision of weights and arithmetic, the memory estimate and refusal
+- `report`: metrics.jsonl, --report-to trackers, the progress bar, the summary
 - `loop`: the training loop, read in one sitting
 
 Import the submodules directly; this package imports nothing heavy (torch loads with `loop`).

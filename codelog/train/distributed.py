@@ -98,7 +98,8 @@ def wrap(d: Dist, model: nn.Module) -> nn.Module:
     if not d.enabled:
         return model
     ids = [d.local_rank] if d.device.type == "cuda" else None
-    return DistributedDataParallel(model, device_ids=ids)
+    # gradients as views into DDP's buckets: no second copy of them (see memory.py)
+    return DistributedDataParallel(model, device_ids=ids, gradient_as_bucket_view=True)
 
 
 def unwrap(model: nn.Module) -> nn.Module:

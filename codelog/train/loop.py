@@ -123,7 +123,11 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         models.enable_gradient_checkpointing(model)
     model.to(d.device).train()
     keep_logits = takes_logits_to_keep(model)
-    state = torch.load(latest / ckpt.STATE_FILE, weights_only=False) if latest else None
+    state = (
+        torch.load(latest / ckpt.STATE_FILE, map_location="cpu", weights_only=False)
+        if latest
+        else None
+    )
     step = state["step"] if state else 0
     if step > t.steps:
         raise TrainingError(f"{latest}: the run is at step {step}, past --steps {t.steps}")
@@ -328,6 +332,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         seconds=time.perf_counter() - started,
         step_seconds=sum(step_times) / len(step_times) if step_times else None,
         heldout=after,
+        rank=d.rank,
     )
 
 

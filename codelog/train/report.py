@@ -34,6 +34,7 @@ class RunResult:
     seconds: float
     step_seconds: float | None = None  # mean wall time of the steps this call ran
     heldout: dict[str, float] | None = None  # the held-out evaluation at the end
+    rank: int = 0  # under torchrun, only rank 0 prints the summary
 
 
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:
@@ -191,6 +192,8 @@ class ProgressBar:
 
 def print_summary(result: RunResult) -> None:
     """What the run did, on stderr: where it is, held-out margin, truncation, padding waste."""
+    if result.rank != 0:
+        return
     margin = (
         f"{result.margin_before:+.4f} -> {result.margin_after:+.4f}"
         if result.margin_before is not None and result.margin_after is not None
