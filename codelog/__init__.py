@@ -14,7 +14,7 @@ The Python API, what the `codelog` command itself calls:
 Every function takes local paths (str or os.PathLike; a URL such as `s3://...` is refused),
 raises a `codelog.errors.CodelogError` subclass for anything a user can act on, and never
 deletes or overwrites what codelog did not create. Heavy imports happen inside the functions,
-so `import codelog` stays instant. Training is `codelog.train.trainer.train`.
+so `import codelog` stays instant. Training is `codelog.train.loop.train`.
 """
 
 from __future__ import annotations

@@ -257,7 +257,8 @@ def build(
 @click.argument("dataset_dir", type=LocalPath(path_type=Path, file_okay=False))
 @click.option("--algo", help="Advantage estimator: sft, rloo, grpo or exp. [recipe: rloo]")
 @click.option(
-    "--model", help="HF causal LM path or hub name, or 'tiny' (built offline). [recipe: tiny]"
+    "--model",
+    help="HF causal LM path or hub name, a .gguf file, or 'tiny' (built offline). [recipe: tiny]",
 )
 @click.option(
     "--steps", type=int, help="Optimizer steps in all (a resumed run may raise it). [recipe: 100]"
@@ -303,7 +304,7 @@ def build(
 @click.option(
     "--precision",
     type=click.Choice(["auto", "bf16", "fp32"]),
-    help="bf16 autocast. [auto: GPU only]",
+    help="auto: fp32 weights, bf16 autocast on a bf16 GPU; bf16: weights in bf16. [recipe: auto]",
 )
 @click.option("--seed", type=int, help="Seed of init, held-out split and group order. [recipe: 0]")
 @click.option(
@@ -317,6 +318,29 @@ def build(
     "--keep-checkpoints", type=int, help="Most recent checkpoints kept; 0 = all. [recipe: 2]"
 )
 @click.option(
+    "--gradient-checkpointing",
+    is_flag=True,
+    help="Recompute activations in backward: far less memory, ~30% more compute.",
+)
+@click.option(
+    "--reference",
+    type=click.Choice(["cached", "recompute"]),
+    default="cached",
+    show_default=True,
+    help="KL reference log-probs: computed once and cached beside the run, or every step.",
+)
+@click.option(
+    "--report-to",
+    default="none",
+    show_default=True,
+    help="Also log to tensorboard, wandb or both (comma-separated); metrics.jsonl always.",
+)
+@click.option(
+    "--memory-check/--no-memory-check",
+    default=True,
+    help="Refuse a run whose memory estimate exceeds the device. [on]",
+)
+@click.option(
     "--progress/--no-progress", default=None, help="Progress bar. Default: on a terminal."
 )
 @verify_option
@@ -328,6 +352,10 @@ def train(
     recipe: Path | None,
     progress: bool | None,
     full_check: bool,
+    gradient_checkpointing: bool,
+    reference: str,
+    report_to: str,
+    memory_check: bool,
     **options: object,
 ) -> None:
     """Train a causal LM on a dataset built by `codelog build`, offline.
@@ -338,8 +366,8 @@ def train(
     come from the recipe's [train] section.
     """
     from codelog.recipe import load_recipe
-    from codelog.train.trainer import print_summary
-    from codelog.train.trainer import train as run_train
+    from codelog.train.loop import train as run_train
+    from codelog.train.report import print_summary
 
     overrides = {k: v for k, v in options.items() if v is not None}
     out = out or Path("runs") / f"{dataset_dir.name}-{overrides.get('algo', 'rloo')}"
@@ -357,6 +385,11 @@ def train(
         recipe=load_recipe(recipe) if recipe else None,
         resume=resume,
         progress=manners_.show_progress(),
+        quiet=manners_.console.quiet,
+        gradient_checkpointing=gradient_checkpointing,
+        reference=reference,
+        report_to=report_to,
+        memory_check=memory_check,
     )
     print_summary(result)
 

@@ -5,10 +5,19 @@ runs code. The loss, -mean over a group of A_i * log p(solution_i | prompt), wei
 of each logged solution by its advantage within its group (sft, rloo, grpo, exp), which is not
 on-policy RL.
 
+- `options`: the recipe's [train] knobs checked, and TrainOptions (how a run runs); a leaf
 - `data`: open and check a dataset, index groups, sample them, tokenise, length-aware batches
 - `advantages`: the registry of advantage estimators
 - `models`: Hugging Face causal LMs, LoRA, the offline `tiny` model
-- `trainer`: the loop, in one file
+- `batches`: one step's groups as micro-batches
+- `logprobs`: the forward pass shared by the loss, the reference and the evaluation
+- `reference`: the KL penalty to the reference policy, its log-probs cached beside the run
+- `evaluation`: the held-out margin, and the hook other evaluations (pass@k) plug into
+- `checkpoint`: the run directory, checkpoints, resume, the lock
+- `distributed`: several processes under torchrun (DDP), sharding, reductions
+- `memory`: precision of weights and arithmetic, the memory estimate and refusal
+- `report`: metrics.jsonl, --report-to trackers, the progress bar, the summary
+- `loop`: the training loop, read in one sitting
 
-Import the submodules directly; this package imports nothing heavy (torch loads with `trainer`).
+Import the submodules directly; this package imports nothing heavy (torch loads with `loop`).
 """

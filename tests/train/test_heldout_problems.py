@@ -13,7 +13,7 @@ import pytest
 from codelog.errors import DatasetError
 from codelog.publish.manifest import MANIFEST, file_entries
 from codelog.recipe import Split, load_recipe
-from codelog.train import data, trainer
+from codelog.train import data, loop
 from tests.conftest import build_sample
 
 
@@ -65,7 +65,7 @@ def test_only_test_problems_is_refused(sample_dataset, tmp_path):
 
 
 def test_a_run_never_samples_a_test_problem_and_evaluates_on_them(sample_dataset, tmp_path):
-    trainer.train(sample_dataset, tmp_path / "run", {"steps": 6, "max_length": 512}, progress=False)
+    loop.train(sample_dataset, tmp_path / "run", {"steps": 6, "max_length": 512}, progress=False)
     lines = [json.loads(x) for x in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
     steps = [r for r in lines if r["event"] == "step"]
     evals = [r for r in lines if r["event"] == "eval"]

@@ -1,145 +1,32 @@
 """`codelog train`: data checks, group sampling, batching, the loss, learning, resume, failures.
 
-Most tests use a small synthetic dataset written here with the SOLUTION schema (four problems,
-correct and wrong programs that differ in a telling way); the learning test uses the bundled
-sample built by `codelog build` (the `sample_dataset` fixture).
+Most tests use a small synthetic dataset (tests/train/synthetic.py: four problems, correct and
+wrong programs that differ in a telling way); the learning test uses the bundled sample built by
+`codelog build` (the `sample_dataset` fixture).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
-import random
-from pathlib import Path
 
 import numpy as np
-import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 import torch
 from click.testing import CliRunner
-from safetensors.torch import load_file
 
-from codelog import schema
 from codelog.cli import cli
-from codelog.errors import DatasetError
+from codelog.errors import DatasetError, RecipeError
 from codelog.publish.manifest import FORMAT_VERSION
 from codelog.recipe import Split, load_recipe
-from codelog.train import data, models, trainer
+from codelog.train import batches, checkpoint, data, loop, models
 from codelog.train.advantages import ADVANTAGES, compute_advantages, register
+from codelog.train.logprobs import reduce_tokens, token_logps
+from codelog.train.memory import resolve_precision
+from codelog.train.options import TrainingError, resolve_recipe
 from tests.conftest import build_sample
-
-PROBLEMS = {
-    "p001": (
-        "Read two integers a and b. Print their sum.",
-        "{a}, {b} = map(int, input().split())\nprint({a} + {b})\n",
-        [
-            "{a}, {b} = map(int, input().split())\nprint({a} - {b})\n",
-            "{a}, {b} = input().split()\nprint({a} + {b})\n",
-        ],
-    ),
-    "p002": (
-        "Read n. Print the numbers 1 to n, one per line.",
-        "{a} = int(input())\nfor {b} in range(1, {a} + 1):\n    print({b})\n",
-        [
-            "{a} = int(input())\nfor {b} in range({a}):\n    print({b})\n",
-            "{a} = int(input())\nwhile True:\n    print({a})\n",
-        ],
-    ),
-    "p003": (
-        "Read a string. Print it reversed.",
-        "{a} = input()\nprint({a}[::-1])\n",
-        ["{a} = input()\nprint({a})\n", "{a} = input()\nprint(reversed({a}))\n"],
-    ),
-    "p004": (
-        "Read integers on one line. Print the largest.",
-        "{a} = list(map(int, input().split()))\nprint(max({a}))\n",
-        [
-            "{a} = list(map(int, input().split()))\nprint(min({a}))\n",
-            "{a} = input().split()\nprint(max({a}))\n",
-        ],
-    ),
-}
-NAMES = ["x", "y", "n", "m", "s", "t", "k", "v", "num", "val", "data", "line", "i", "j"]
-REWARD = {"accepted": 1.0, "wrong_answer": -0.1, "time_limit": -0.5, "runtime_error": -0.6}
-
-
-def write_dataset(
-    out: Path, per_problem: int = 24, correct_every: int = 2, format_version: int = FORMAT_VERSION
-) -> Path:
-    """A dataset directory as `codelog build` writes it, with synthetic solutions."""
-    rng = random.Random(0)
-    out.mkdir(parents=True)
-    rows = []
-    for problem_id, (_, good, bad) in PROBLEMS.items():
-        for k in range(per_problem):
-            correct = k % correct_every == 0
-            a, b = rng.sample(NAMES, 2)
-            code = (good if correct else rng.choice(bad)).format(a=a, b=b)
-            outcome = (
-                "accepted"
-                if correct
-                else rng.choice(["wrong_answer", "time_limit", "runtime_error"])
-            )
-            rows.append(
-                {
-                    "problem_id": problem_id,
-                    "language": "Python",
-                    "submission_id": f"s{problem_id[1:]}{k:04d}",
-                    "outcome": outcome,
-                    "status": outcome,
-                    "reward": REWARD[outcome],
-                    "is_correct": correct,
-                    "syntax_ok": True,
-                    "dup_count": 1,
-                    "code_size": len(code),
-                    "code": code,
-                }
-            )
-    solutions = pa.Table.from_pylist(rows, schema=schema.SOLUTION)
-    pq.write_table(
-        solutions, out / "solutions.parquet", row_group_size=17
-    )  # groups span row groups
-    problems = [
-        {"problem_id": p, "name": p, "prompt": statement}
-        for p, (statement, _, _) in PROBLEMS.items()
-    ]
-    pq.write_table(pa.Table.from_pylist(problems, schema=schema.PROBLEM), out / "problems.parquet")
-    manifest = {
-        "codelog_version": "test",
-        "format_version": format_version,
-        "recipe": load_recipe().to_dict(),
-        "seed": 0,
-        "input_fingerprint": f"synthetic-{per_problem}-{correct_every}",
-        "counts": {},
-        "files": {},
-    }
-    (out / "manifest.json").write_text(json.dumps(manifest))
-    return out
-
-
-@pytest.fixture(scope="module")
-def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_dataset(tmp_path_factory.mktemp("synthetic") / "ds")
-
-
-def run(dataset: Path, out: Path, **overrides):
-    return trainer.train(dataset, out, overrides, progress=False)
-
-
-def records(run_dir: Path, event: str = "step") -> list[dict]:
-    lines = (run_dir / "metrics.jsonl").read_text().splitlines()
-    return [r for r in map(json.loads, lines) if r["event"] == event]
-
-
-def weights(checkpoint: Path) -> dict[str, torch.Tensor]:
-    file = (
-        "adapter_model.safetensors"
-        if (checkpoint / "adapter_model.safetensors").exists()
-        else "model.safetensors"
-    )
-    return load_file(checkpoint / file)
-
+from tests.train.synthetic import PROBLEMS, records, run, weights, write_dataset
 
 # --- the dataset is checked before any model loads ---------------------------------------------
 
@@ -178,7 +65,7 @@ def test_dataset_missing_a_table_is_refused(tmp_path, no_model_loads):
 
 
 def test_bad_option_is_a_recipe_error_naming_the_option(synthetic, tmp_path, no_model_loads):
-    with pytest.raises(trainer.RecipeError, match="algo must be one of"):
+    with pytest.raises(RecipeError, match="algo must be one of"):
         run(synthetic, tmp_path / "run", algo="ppo")
 
 
@@ -282,13 +169,13 @@ def test_prompts_render_the_recipe_template(synthetic):
     [prompt] = data.render_prompts(
         dataset, [("p003", "Python", None)], "{statement}\nWrite {language}."
     )
-    assert prompt == "Read a string. Print it reversed.\nWrite Python."
     [py3] = data.render_prompts(dataset, [("p003", "Python", "python3")], "{statement} {language}")
     assert py3 == "Read a string. Print it reversed. Python 3"  # the group's dialect
+    assert prompt == "Read a string. Print it reversed.\nWrite Python."
     # the same renderer as `codelog export`: other braces are literal, {statement} is required
     [braces] = data.render_prompts(dataset, [("p003", "Python", None)], "{statement} int main() {}")
     assert braces == "Read a string. Print it reversed. int main() {}"
-    with pytest.raises(trainer.RecipeError, match="template"):
+    with pytest.raises(RecipeError, match="template"):
         data.render_prompts(dataset, [("p003", "Python", None)], "Write {language}.")
 
 
@@ -304,16 +191,14 @@ def test_loss_is_minus_the_group_mean_of_advantage_weighted_log_likelihood(synth
         data.encode_prompt(tokenizer, p)
         for p in data.render_prompts(dataset, index.keys, "{statement}")
     ]
-    t = trainer.resolve_recipe(
-        load_recipe(), {"algo": "rloo", "grad_accum": 2, "batch_tokens": 64}
-    ).train
-    step = trainer.prepare_step(
+    t = resolve_recipe(load_recipe(), {"algo": "rloo", "grad_accum": 2, "batch_tokens": 64}).train
+    step = batches.prepare_step(
         data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t
     )
     assert len(step.groups) == 2 and len(step.batches) > 1  # small budget: several micro-batches
 
     loss = sum(
-        -(mb.weight * trainer.reduce_tokens(*trainer.token_logps(model, mb, True), "mean")).sum()
+        -(mb.weight * reduce_tokens(*token_logps(model, mb, True), "mean")).sum()
         for mb in step.batches
     )
 
@@ -341,8 +226,8 @@ def test_sft_skips_incorrect_solutions(synthetic, tmp_path):
         data.encode_prompt(tokenizer, p)
         for p in data.render_prompts(dataset, index.keys, "{statement}")
     ]
-    t = trainer.resolve_recipe(load_recipe(), {"algo": "sft"}).train
-    step = trainer.prepare_step(
+    t = resolve_recipe(load_recipe(), {"algo": "sft"}).train
+    step = batches.prepare_step(
         data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t
     )
     forwarded = [i for mb in step.batches for i in mb.sequence]
@@ -432,16 +317,38 @@ def test_lora_trains_only_the_adapters(synthetic, tmp_path):
     assert config["r"] == 4 and "q_proj" in config["target_modules"]
 
 
-def test_bf16_autocast_runs_on_cpu_when_asked(synthetic, tmp_path):
-    assert trainer.pick_device("auto") == (torch.device("cpu"), False) or torch.cuda.is_available()
-    run(synthetic, tmp_path / "run", precision="bf16", steps=2)
+def test_auto_precision_is_fp32_master_weights_with_bf16_autocast_only_on_a_gpu():
+    auto = resolve_precision("auto", torch.device("cpu"))
+    assert (auto.weights, auto.autocast) == (torch.float32, False)
+    assert resolve_precision("fp32", torch.device("cpu")).name == "fp32"
+
+
+def test_bf16_loads_the_weights_in_bf16_and_trains(synthetic, tmp_path):
+    result = run(synthetic, tmp_path / "run", precision="bf16", steps=2)
     assert all(np.isfinite(r["loss"]) for r in records(tmp_path / "run"))
+    saved = weights(result.checkpoint)
+    assert {w.dtype for w in saved.values()} == {torch.bfloat16}
+    base = weights(tmp_path / "run" / "base-model")
+    assert any(not torch.equal(saved[k], base[k].bfloat16()) for k in saved)  # it learned
+
+
+def test_bf16_with_lora_keeps_the_adapters_in_fp32(synthetic, tmp_path):
+    base = models.build_tiny(data.open_dataset(synthetic), tmp_path / "base", 64, 0)
+    _, model = models.load_policy(str(base), None, 4, 8, torch.bfloat16)
+    dtypes = {n: p.dtype for n, p in model.named_parameters()}
+    assert {d for n, d in dtypes.items() if "lora_" in n} == {torch.float32}
+    assert {d for n, d in dtypes.items() if "lora_" not in n} == {torch.bfloat16}
+    result = run(synthetic, tmp_path / "run", precision="bf16", lora_r=4, steps=2)
+    assert {w.dtype for w in weights(result.checkpoint).values()} == {torch.float32}
 
 
 def test_checkpoint_holds_weights_tokenizer_recipe_and_fingerprint(synthetic, tmp_path):
     result = run(synthetic, tmp_path / "run", steps=4, checkpoint_every=2, keep_checkpoints=0)
-    assert [p.name for p in trainer.checkpoints(tmp_path / "run")] == ["step-000002", "step-000004"]
-    info = json.loads((result.checkpoint / trainer.CHECKPOINT_FILE).read_text())
+    assert [p.name for p in checkpoint.checkpoints(tmp_path / "run")] == [
+        "step-000002",
+        "step-000004",
+    ]
+    info = json.loads((result.checkpoint / checkpoint.CHECKPOINT_FILE).read_text())
     assert info["step"] == 4 and info["input_fingerprint"] == "synthetic-24-2"
     assert info["recipe"]["train"]["algo"] == "rloo"
     reloaded = models.load_model(str(result.checkpoint))  # save_pretrained format
@@ -458,16 +365,14 @@ def test_checkpoint_holds_weights_tokenizer_recipe_and_fingerprint(synthetic, tm
 )
 def test_resume_reproduces_the_uninterrupted_run(synthetic, tmp_path, options):
     whole = run(synthetic, tmp_path / "whole", steps=6, checkpoint_every=3, **options)
-    trainer.train(
+    loop.train(
         synthetic,
         tmp_path / "parts",
         {"steps": 6, "checkpoint_every": 3, **options},
         progress=False,
         max_steps_this_call=4,
     )  # "interrupted" after step 4: checkpoint at 3
-    resumed = trainer.train(
-        synthetic, tmp_path / "parts", {"steps": 6}, resume=True, progress=False
-    )
+    resumed = loop.train(synthetic, tmp_path / "parts", {"steps": 6}, resume=True, progress=False)
     a, b = weights(whole.checkpoint), weights(resumed.checkpoint)
     assert a.keys() == b.keys()
     for name in a:
@@ -479,21 +384,21 @@ def test_resume_reproduces_the_uninterrupted_run(synthetic, tmp_path, options):
 
 def test_existing_run_needs_resume_and_resume_keeps_the_runs_settings(synthetic, tmp_path):
     run(synthetic, tmp_path / "run", steps=2)
-    with pytest.raises(trainer.TrainingError, match="already holds a run; pass --resume"):
+    with pytest.raises(TrainingError, match="already holds a run; pass --resume"):
         run(synthetic, tmp_path / "run", steps=2)
-    with pytest.raises(trainer.TrainingError, match=r"\['algo'\] differ"):
-        trainer.train(
+    with pytest.raises(TrainingError, match=r"\['algo'\] differ"):
+        loop.train(
             synthetic, tmp_path / "run", {"algo": "grpo", "steps": 3}, resume=True, progress=False
         )
-    with pytest.raises(trainer.TrainingError, match="no run to resume"):
-        trainer.train(synthetic, tmp_path / "other", {}, resume=True, progress=False)
+    with pytest.raises(TrainingError, match="no run to resume"):
+        loop.train(synthetic, tmp_path / "other", {}, resume=True, progress=False)
 
 
 def test_two_trainers_never_share_a_run_directory(synthetic, tmp_path):
     (tmp_path / "run").mkdir()
-    held = trainer.lock_run_dir(tmp_path / "run")
+    held = checkpoint.lock_run_dir(tmp_path / "run")
     try:
-        with pytest.raises(trainer.TrainingError, match="another `codelog train` is running in it"):
+        with pytest.raises(TrainingError, match="another `codelog train` is running in it"):
             run(synthetic, tmp_path / "run", steps=1)
     finally:
         held.close()
@@ -516,7 +421,7 @@ def test_nan_loss_stops_naming_the_step_and_group_and_keeps_the_last_checkpoint(
         return torch.full_like(rewards, float("nan") if len(calls) == 3 else 1.0)
 
     try:
-        with pytest.raises(trainer.TrainingError) as error:
+        with pytest.raises(TrainingError) as error:
             run(synthetic, tmp_path / "run", algo="test-nan-on-third", steps=5, checkpoint_every=2)
     finally:
         del ADVANTAGES["test-nan-on-third"]
@@ -525,7 +430,7 @@ def test_nan_loss_stops_naming_the_step_and_group_and_keeps_the_last_checkpoint(
     assert step3["step"] == 2  # steps 1 and 2 logged, step 3 stopped
     assert message.startswith("step 3: loss or gradient is nan on problem p0")
     assert "submissions s0" in message and "step-000002" in message
-    assert [p.name for p in trainer.checkpoints(tmp_path / "run")] == ["step-000002"]
+    assert [p.name for p in checkpoint.checkpoints(tmp_path / "run")] == ["step-000002"]
 
 
 def test_cli_trains_and_prints_a_summary(synthetic, tmp_path):
@@ -546,25 +451,4 @@ def test_cli_trains_and_prints_a_summary(synthetic, tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "held-out margin" in result.output and "padding waste" in result.output
-    assert json.loads((out / trainer.RUN_FILE).read_text())["recipe"]["train"]["algo"] == "grpo"
-
-
-@pytest.mark.slow
-def test_lora_on_real_weights_if_present(sample_dataset, tmp_path):
-    """Opt-in (-m slow): LoRA on a small real model from the local HF cache, if one is there."""
-    name = "Qwen/Qwen2.5-0.5B-Instruct"
-    try:
-        models.load_tokenizer(name)
-    except Exception:
-        pytest.skip(f"{name} is not in the local Hugging Face cache")
-    result = run(
-        sample_dataset,
-        tmp_path / "run",
-        model=name,
-        lora_r=8,
-        steps=3,
-        max_length=1024,
-        batch_tokens=4096,
-        kl=0.05,
-    )
-    assert result.steps == 3 and result.margin_after is not None
+    assert json.loads((out / checkpoint.RUN_FILE).read_text())["recipe"]["train"]["algo"] == "grpo"

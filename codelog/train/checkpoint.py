@@ -1,0 +1,129 @@
+"""A run directory: what the run is (run.json), its checkpoints, and the lock that keeps it to one
+trainer. A checkpoint holds everything needed to continue exactly: weights (save_pretrained),
+tokenizer, recipe, the dataset's input_fingerprint, optimizer, scheduler, RNG and sampler state.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from codelog.recipe import Recipe
+from codelog.train import data, models
+from codelog.train.options import RESUMABLE, TrainingError, resolve_recipe
+
+RUN_FILE = "run.json"  # in the run dir: what the run is (recipe, dataset, base model)
+CHECKPOINT_FILE = "codelog.json"  # in each checkpoint: step, recipe, input_fingerprint, ...
+STATE_FILE = "trainer_state.pt"  # in each checkpoint: optimizer, scheduler, RNG, sampler
+
+
+def checkpoints(run_dir: Path) -> list[Path]:
+    """Complete checkpoints of a run, oldest first (a partial one is never renamed into place)."""
+    found = [p for p in (run_dir / "checkpoints").glob("step-*") if p.name[5:].isdigit()]
+    return sorted(found, key=lambda p: int(p.name[5:]))
+
+
+def save_checkpoint(
+    run_dir: Path,
+    step: int,
+    model: nn.Module,
+    tokenizer: Any,
+    state: dict[str, Any],
+    info: dict[str, Any],
+    keep: int,
+) -> Path:
+    final = run_dir / "checkpoints" / f"step-{step:06d}"
+    partial = final.with_name(f".{final.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    with models.peft_quietly():
+        model.save_pretrained(partial)
+    tokenizer.save_pretrained(partial)
+    (partial / CHECKPOINT_FILE).write_text(
+        json.dumps({**info, "step": step}, indent=2) + "\n", encoding="utf-8"
+    )
+    torch.save(state, partial / STATE_FILE)
+    shutil.rmtree(final, ignore_errors=True)
+    partial.rename(final)
+    for old in checkpoints(run_dir)[:-keep] if keep else []:
+        shutil.rmtree(old)
+    return final
+
+
+def lock_run_dir(run_dir: Path) -> Any:
+    """An exclusive lock on the run directory, so two trainers never write the same checkpoints."""
+    handle = (run_dir / ".lock").open("w")
+    try:
+        import fcntl
+
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # not on a POSIX system: no lock
+        pass
+    except BlockingIOError:
+        handle.close()
+        raise TrainingError(f"{run_dir}: another `codelog train` is running in it") from None
+    return handle
+
+
+def resumed_recipe(
+    run_dir: Path, overrides: dict[str, Any], dataset: data.DatasetDir
+) -> tuple[Recipe, dict[str, Any]]:
+    """The recipe and run.json of the run in `run_dir`, checked for `--resume`: the run continues
+    with its own settings (only RESUMABLE options may change) on the dataset it started with."""
+    if not (run_dir / RUN_FILE).is_file():
+        raise TrainingError(f"{run_dir}: no run to resume ({RUN_FILE} missing)")
+    if not checkpoints(run_dir):
+        raise TrainingError(f"{run_dir}: no checkpoint to resume from")
+    run_info = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
+    saved = Recipe.from_dict(run_info["recipe"], where=str(run_dir / RUN_FILE))
+    changed = {
+        k for k, v in overrides.items() if k not in RESUMABLE and getattr(saved.train, k) != v
+    }
+    if changed:
+        raise TrainingError(
+            f"{run_dir}: a resumed run continues with its own settings; "
+            f"{sorted(changed)} differ from the run's ({ {k: getattr(saved.train, k) for k in sorted(changed)} })"
+        )
+    recipe = resolve_recipe(saved, {k: v for k, v in overrides.items() if k in RESUMABLE})
+    if run_info["input_fingerprint"] != dataset.input_fingerprint:
+        raise TrainingError(
+            f"{dataset.path}: input_fingerprint {dataset.input_fingerprint} differs from the run's "
+            f"{run_info['input_fingerprint']}; resume on the dataset the run started with"
+        )
+    return recipe, run_info
+
+
+def truncate_metrics(metrics_path: Path, step: int) -> None:
+    """Steps logged after the checkpoint will be run again: drop them from the log."""
+    lines = metrics_path.read_text(encoding="utf-8").splitlines() if metrics_path.exists() else []
+    metrics_path.write_text(
+        "".join(ln + "\n" for ln in lines if json.loads(ln)["step"] <= step), encoding="utf-8"
+    )
+
+
+def begin_run(
+    run_dir: Path, dataset: data.DatasetDir, recipe: Recipe, version: str
+) -> dict[str, Any]:
+    """A new run: the base model made ready (`tiny` built, a .gguf converted, beside the run),
+    run.json written, metrics.jsonl started. Rank 0 only."""
+    t = recipe.train
+    base = models.prepare_base(t.model, dataset, run_dir / "base-model", t.max_length, t.seed)
+    run_info = {
+        "codelog_version": version,
+        "dataset": str(dataset.path.resolve()),
+        "input_fingerprint": dataset.input_fingerprint,
+        "base_model": base,
+        "recipe": recipe.to_dict(),
+    }
+    (run_dir / RUN_FILE).write_text(json.dumps(run_info, indent=2) + "\n", encoding="utf-8")
+    (run_dir / "metrics.jsonl").write_text("", encoding="utf-8")
+    return run_info
+
+
+def read_run_info(run_dir: Path) -> dict[str, Any]:
+    return json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))

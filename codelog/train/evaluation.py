@@ -1,0 +1,124 @@
+"""Evaluation during a run: the held-out margin, and the hook other evaluations plug into.
+
+The held-out margin: per group, the mean token log-prob of held-out correct solutions minus that
+of held-out incorrect ones (solutions the run never trains on), averaged over groups. It is
+computed at the start, every `eval_every` steps and at the end, sharded over the ranks.
+
+The hook: `Evaluator`, a callable taking an `EvalContext` and returning named numbers. The loop
+calls each evaluator of TrainOptions.evaluators at the same points as the margin, on every rank
+(the evaluator shards its own work with ctx.rank / ctx.world, or does it on rank 0), and rank 0
+logs the result to metrics.jsonl as {"event": "eval", "name": <its name>, "step": ...}. A pass@k
+evaluation (codelog.execution) plugs in here: it generates with ctx.model and ctx.tokenizer,
+runs the programs in the sandbox and returns {"pass@1": ..., "pass@10": ...}.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from codelog.train import data
+from codelog.train.batches import MicroBatch, collate
+from codelog.train.logprobs import reduce_tokens, token_logps
+
+EVAL_PER_CLASS, EVAL_GROUPS = 8, 256  # held-out solutions per class and group, groups, at most
+
+
+@dataclass(frozen=True)
+class EvalContext:
+    model: nn.Module  # the policy (unwrapped from DDP), in eval mode, gradients off
+    tokenizer: Any
+    step: int  # optimizer steps taken so far
+    device: torch.device
+    rank: int
+    world: int
+    bf16: bool  # autocast in bf16 as the training forward pass does
+
+
+Evaluator = Callable[[EvalContext], dict[str, float]]
+
+
+@torch.no_grad()
+def heldout_margin(
+    model: nn.Module,
+    eval_set: list[tuple[int, bool, list[int], int]],
+    pad_id: int,
+    batch_tokens: int,
+    device: torch.device,
+    bf16: bool,
+    keep_logits: bool,
+    rank: int = 0,
+    world: int = 1,
+    reduce: Callable[[torch.Tensor], torch.Tensor] | None = None,
+) -> dict[str, float]:
+    """Held-out margin: per group, mean token log-prob of correct minus incorrect solutions;
+    averaged over groups. `eval_set` holds (group, is_correct, ids, prompt length). Rank r
+    computes solutions r, r + world, ...; `reduce` sums the ranks' parts."""
+    was_training = model.training
+    model.eval()
+    per_token = torch.zeros(len(eval_set), dtype=torch.float64)
+    mine = list(range(rank, len(eval_set), world))
+    for part in data.plan_micro_batches([len(eval_set[i][2]) for i in mine], batch_tokens):
+        plan = [mine[k] for k in part]
+        seqs = [(eval_set[i][2], eval_set[i][3]) for i in plan]
+        input_ids, attention_mask, loss_mask = collate(seqs, pad_id)
+        batch = MicroBatch(
+            input_ids.to(device),
+            attention_mask.to(device),
+            loss_mask.to(device),
+            torch.zeros(0),
+            torch.zeros(0),
+            plan,
+            min(s[1] for s in seqs),
+        )
+        with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
+            logp, tmask = token_logps(model, batch, keep_logits)
+        per_token[plan] = reduce_tokens(logp, tmask, "mean").double().cpu()
+    model.train(was_training)
+    per_token = (reduce(per_token) if reduce else per_token).numpy()
+    groups = sorted({e[0] for e in eval_set})
+    good = [
+        np.mean([per_token[i] for i, e in enumerate(eval_set) if e[0] == g and e[1]])
+        for g in groups
+    ]
+    bad = [
+        np.mean([per_token[i] for i, e in enumerate(eval_set) if e[0] == g and not e[1]])
+        for g in groups
+    ]
+    return {
+        "margin": float(np.mean(np.subtract(good, bad))),
+        "logp_correct": float(np.mean(good)),
+        "logp_incorrect": float(np.mean(bad)),
+        "groups": len(groups),
+        "solutions": len(eval_set),
+    }
+
+
+def build_eval_set(
+    heldout: data.GroupIndex,
+    store: data.CodeStore,
+    prompt_ids: dict[tuple[str, str], list[int]],
+    tokenizer: Any,
+    max_length: int,
+) -> list[tuple[int, bool, list[int], int]]:
+    """Tokenised held-out solutions of groups holding out both a correct and an incorrect one."""
+    out = []
+    for g in range(len(heldout)):
+        members = heldout.members(g)
+        correct = heldout.is_correct[members]
+        if len(out) >= EVAL_GROUPS * 2 * EVAL_PER_CLASS or correct.all() or not correct.any():
+            continue
+        rows = np.concatenate(
+            [members[correct][:EVAL_PER_CLASS], members[~correct][:EVAL_PER_CLASS]]
+        )
+        for row, solution in zip(
+            rows, data.encode_solutions(tokenizer, store.fetch(rows)), strict=True
+        ):
+            ids, n_prompt, _ = data.join(prompt_ids[heldout.keys[g]], solution, max_length)
+            out.append((g, bool(heldout.is_correct[row]), ids, n_prompt))
+    return out

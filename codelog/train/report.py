@@ -1,0 +1,221 @@
+"""What a run tells its user: metrics.jsonl, the trackers of `--report-to`, the progress bar, the
+summary.
+
+metrics.jsonl is always written. `--report-to tensorboard` and `--report-to wandb` (several: a
+comma-separated list) also send every numeric metric to those trackers, as TRL's `report_to`
+does; each is an optional extra, imported only when asked for.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codelog.progress import console
+from codelog.train.options import TrainingError
+
+REPORTERS = {"tensorboard", "wandb"}
+
+
+@dataclass(frozen=True)
+class RunResult:
+    run_dir: Path
+    steps: int
+    checkpoint: Path
+    margin_before: float | None
+    margin_after: float | None
+    sequences: int
+    truncated: int
+    padding_waste: float
+    seconds: float
+    step_seconds: float | None = None  # mean wall time of the steps this call ran
+    heldout: dict[str, float] | None = None  # the held-out evaluation at the end
+    rank: int = 0  # under torchrun, only rank 0 prints the summary
+
+
+def append_jsonl(path: Path, record: dict[str, Any]) -> None:
+    with path.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(record) + "\n")
+
+
+def step_record(
+    step: int, sums: dict[str, float], batch: Any, index: Any, kl: bool, truncated_total: int
+) -> dict[str, Any]:
+    """The metrics.jsonl line of a step: `sums` over the ranks, the rest from the step's groups
+    (which every rank knows)."""
+    a, tokens, padded = batch.advantages, int(sums["tokens"]), int(sums["padded_tokens"])
+    return {
+        "event": "step",
+        "step": step,
+        "loss": sums["loss"],
+        **({"kl": sums["kl"]} if kl else {}),
+        "reward_mean": float(batch.rewards.mean()),
+        "correct_frac": float(batch.is_correct.mean()),
+        "adv_mean": float(a.mean()),
+        "adv_std": float(a.std()),
+        "adv_min": float(a.min()),
+        "adv_max": float(a.max()),
+        "logp_token": sums["logp_sum"] / max(sums["logp_tokens"], 1),
+        "tokens": tokens,
+        "padded_tokens": padded,
+        "padding_waste": 1 - tokens / max(padded, 1),
+        "micro_batches": int(sums["micro_batches"]),
+        "truncated": int(sums["truncated"]),
+        "truncated_total": truncated_total,
+        "problems": [index.keys[g][0] for g, _ in batch.groups],
+    }
+
+
+def parse_report_to(value: str | tuple[str, ...] | None) -> tuple[str, ...]:
+    """ "none", "tensorboard", "wandb" or a comma-separated list of the last two."""
+    if value is None:
+        return ()
+    names = value.split(",") if isinstance(value, str) else list(value)
+    names = [n.strip() for n in names if n.strip() and n.strip() != "none"]
+    unknown = sorted(set(names) - REPORTERS)
+    if unknown:
+        raise TrainingError(
+            f"--report-to: unknown {unknown}; choose none, tensorboard or wandb (or a list)"
+        )
+    return tuple(dict.fromkeys(names))
+
+
+def _require(module: str, extra: str, what: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise TrainingError(
+            f"--report-to {what} needs the `{extra}` package: pip install 'codelog[{extra}]'"
+        ) from None
+
+
+class MetricsLog:
+    """metrics.jsonl plus the `--report-to` trackers. `enabled=False` (ranks other than 0) writes
+    nothing at all."""
+
+    def __init__(
+        self,
+        path: Path,
+        report_to: tuple[str, ...] = (),
+        config: dict[str, Any] | None = None,
+        enabled: bool = True,
+    ):
+        self.path, self.enabled = path, enabled
+        self.tensorboard = self.wandb = None
+        if not enabled:
+            return
+        if "tensorboard" in report_to:
+            _require("tensorboard", "tensorboard", "tensorboard")
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.tensorboard = SummaryWriter(log_dir=str(path.parent / "tensorboard"))
+        if "wandb" in report_to:
+            wandb = _require("wandb", "wandb", "wandb")
+            run_dir = path.parent.resolve()
+            # one W&B run per run directory, so --resume continues the same W&B run
+            run_id = hashlib.sha256(str(run_dir).encode()).hexdigest()[:16]
+            self.wandb = wandb.init(
+                project="codelog",
+                name=run_dir.name,
+                id=run_id,
+                resume="allow",
+                dir=str(run_dir),
+                config=config or {},
+            )
+
+    def write(self, record: dict[str, Any]) -> None:
+        if not self.enabled:
+            return
+        append_jsonl(self.path, record)
+        numbers = {
+            k: v
+            for k, v in record.items()
+            if isinstance(v, int | float) and not isinstance(v, bool) and k != "step"
+        }
+        prefix = record["event"] if record["event"] != "eval" else f"eval/{record.get('name', '')}"
+        prefix = prefix.rstrip("/")
+        if self.tensorboard is not None:
+            for k, v in numbers.items():
+                self.tensorboard.add_scalar(f"{prefix}/{k}", v, record["step"])
+            self.tensorboard.flush()
+        if self.wandb is not None:
+            self.wandb.log({f"{prefix}/{k}": v for k, v in numbers.items()}, step=record["step"])
+
+    def close(self) -> None:
+        if self.tensorboard is not None:
+            self.tensorboard.close()
+        if self.wandb is not None:
+            self.wandb.finish()
+
+
+class ProgressBar:
+    """A rich progress bar showing loss, reward and advantage stats (nothing when disabled)."""
+
+    def __init__(self, enabled: bool, start: int, total: int):
+        self.progress = None
+        if enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
+
+            self.progress = Progress(
+                TextColumn("[bold]train"),
+                BarColumn(bar_width=24),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[stats]}"),
+                console=console,
+            )
+            self.progress.start()
+            self.task = self.progress.add_task("train", total=total, completed=start, stats="")
+
+    def update(self, step: int, r: dict[str, Any]) -> None:
+        if self.progress:
+            stats = (
+                f"loss {r['loss']:+.4f}  reward {r['reward_mean']:+.2f}  "
+                f"adv {r['adv_mean']:+.2f}±{r['adv_std']:.2f}  logp/tok {r['logp_token']:.3f}"
+            )
+            self.progress.update(self.task, completed=step, stats=stats)
+
+    def close(self) -> None:
+        if self.progress:
+            self.progress.stop()
+
+
+def print_summary(result: RunResult) -> None:
+    """What the run did, on stderr: where it is, held-out margin, truncation, padding waste."""
+    if result.rank != 0:
+        return
+    margin = (
+        f"{result.margin_before:+.4f} -> {result.margin_after:+.4f}"
+        if result.margin_before is not None and result.margin_after is not None
+        else "not measured (no held-out groups; see --eval-fraction)"
+    )
+    console.print(
+        f"[bold]codelog train[/] -> {result.run_dir}  ({result.steps} steps, {result.seconds:.1f}s)"
+    )
+    console.print(f"  checkpoint                {result.checkpoint}")
+    if result.step_seconds is not None:
+        console.print(f"  time per step             {result.step_seconds:.2f} s")
+    console.print(f"  held-out margin (logp/tok correct - incorrect)  {margin}")
+    if result.heldout:
+        h = result.heldout
+        console.print(
+            f"  held-out logp/tok         correct {h['logp_correct']:+.4f}, "
+            f"incorrect {h['logp_incorrect']:+.4f} ({h['groups']} groups, "
+            f"{h['solutions']} solutions)"
+        )
+    console.print(f"  padding waste             {result.padding_waste:.1%}")
+    style = "yellow" if result.truncated else ""
+    console.print(
+        f"  truncated to max_length   {result.truncated} of {result.sequences} sequences",
+        style=style,
+    )

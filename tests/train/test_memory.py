@@ -1,0 +1,132 @@
+"""Memory for real models: the estimate's arithmetic, the refusal, gradient checkpointing."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+import torch
+from click.testing import CliRunner
+
+from codelog.cli import cli
+from codelog.recipe import Train
+from codelog.train import data, memory, models
+from codelog.train.memory import GiB, Precision
+from codelog.train.options import TrainingError
+from tests.train.synthetic import records, run, weights
+
+FP32, BF16 = Precision(torch.float32, False), Precision(torch.bfloat16, True)
+
+# Qwen2.5-Coder-7B's shape (config.json of the hub model): only the config is written, no weights.
+QWEN_7B = {
+    "architectures": ["Qwen2ForCausalLM"],
+    "model_type": "qwen2",
+    "hidden_size": 3584,
+    "intermediate_size": 18944,
+    "num_hidden_layers": 28,
+    "num_attention_heads": 28,
+    "num_key_value_heads": 4,
+    "vocab_size": 152064,
+    "max_position_embeddings": 32768,
+    "tie_word_embeddings": False,
+}
+
+
+def qwen_7b(tmp_path):
+    from transformers import AutoConfig
+
+    (tmp_path / "qwen-7b").mkdir()
+    (tmp_path / "qwen-7b" / "config.json").write_text(json.dumps(QWEN_7B))
+    return tmp_path / "qwen-7b", AutoConfig.from_pretrained(tmp_path / "qwen-7b")
+
+
+def test_parameters_are_counted_from_the_config_alone(synthetic, tmp_path):
+    base = models.build_tiny(data.open_dataset(synthetic), tmp_path / "base", 64, 0)
+    config, model = models.load_config(str(base)), models.load_model(str(base))
+    real = sum(p.numel() for p in model.parameters())
+    assert memory.count_parameters(config, 0) == (real, real)
+    lora = models.add_lora(model, 4, 8)
+    trained = sum(p.numel() for p in lora.parameters() if p.requires_grad)
+    assert memory.count_parameters(config, 4) == (real, trained)
+
+
+def test_full_fine_tuning_needs_16_bytes_a_parameter_in_fp32_and_8_in_bf16(tmp_path):
+    _, config = qwen_7b(tmp_path)
+    t = Train(max_length=2048, batch_tokens=2048)
+    fp32 = memory.estimate(config, t, FP32, gradient_checkpointing=False, reference_copy=False,
+                           groups_per_rank=1)  # fmt: skip
+    p = fp32.parameters
+    assert 7.5e9 < p < 7.7e9  # Qwen2.5-Coder-7B: 7.62B
+    assert (fp32.parts["weights"], fp32.parts["gradients"], fp32.parts["optimizer"]) == (
+        4 * p,
+        4 * p,
+        8 * p,
+    )
+    bf16 = memory.estimate(config, t, BF16, gradient_checkpointing=False, reference_copy=True,
+                           groups_per_rank=1)  # fmt: skip
+    assert bf16.parts["weights"] + bf16.parts["gradients"] + bf16.parts["optimizer"] == 8 * p
+    assert bf16.parts["reference"] == 2 * p  # a frozen copy when the reference is recomputed
+
+
+def test_lora_trains_adapters_in_fp32_on_a_frozen_base(tmp_path):
+    _, config = qwen_7b(tmp_path)
+    t = Train(lora_r=16, max_length=2048, batch_tokens=2048)
+    est = memory.estimate(config, t, BF16, gradient_checkpointing=False, reference_copy=False,
+                          groups_per_rank=1)  # fmt: skip
+    a = est.trainable
+    assert 30e6 < a < 50e6  # r=16 on every linear layer of 28 blocks: 40.4M
+    assert est.parts["weights"] == 2 * est.parameters + 4 * a
+    assert (est.parts["gradients"], est.parts["optimizer"]) == (4 * a, 8 * a)
+    checkpointed = memory.estimate(config, t, BF16, gradient_checkpointing=True,
+                                   reference_copy=False, groups_per_rank=1)  # fmt: skip
+    assert checkpointed.parts["activations"] < est.parts["activations"] / 10
+    assert est.total < 80 * GiB  # the paper's 7B LoRA run fits its A100 80GB
+
+
+def test_a_run_that_cannot_fit_is_refused_before_any_weight_loads(synthetic, tmp_path, monkeypatch):
+    path, _ = qwen_7b(tmp_path)
+    monkeypatch.setattr(memory, "device_capacity", lambda device: ("A100 80GB", 80 * GiB))
+    with pytest.raises(TrainingError, match="does not fit") as error:
+        run(synthetic, tmp_path / "full", model=str(path), precision="fp32")
+    needs = float(str(error.value).split("about ")[1].split(" GiB")[0])
+    assert needs > 16 * 7.6e9 / GiB  # at least fp32 weights, gradients and AdamW state
+    assert "--lora-r 16" in str(error.value) and "--gradient-checkpointing" in str(error.value)
+    # LoRA on bf16 weights passes the check and goes on to load the (absent) weights
+    with pytest.raises(models.CodelogError, match="cannot load"):
+        run(synthetic, tmp_path / "lora", model=str(path), lora_r=16, precision="bf16",
+            batch_tokens=2048)  # fmt: skip
+    with pytest.raises(models.CodelogError, match="cannot load"):
+        run(synthetic, tmp_path / "forced", model=str(path), memory_check=False)
+
+
+def test_the_cli_prints_the_estimate_before_training(synthetic, tmp_path):
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        cli, ["train", str(synthetic), "--steps", "1", "--out", str(out), "--no-progress"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "memory estimate:" in result.output and "GiB per process" in result.output
+    [estimate] = records(out, "memory")
+    assert estimate["total"] > estimate["weights"] > 0
+
+
+def test_gradient_checkpointing_changes_memory_not_the_result(synthetic, tmp_path):
+    plain = run(synthetic, tmp_path / "plain", steps=3, lora_r=4)
+    saved = run(synthetic, tmp_path / "ckpt", steps=3, lora_r=4, gradient_checkpointing=True)
+    for a, b in zip(records(tmp_path / "plain"), records(tmp_path / "ckpt"), strict=True):
+        assert b["loss"] == pytest.approx(a["loss"], rel=1e-5)
+    for name, w in weights(plain.checkpoint).items():
+        torch.testing.assert_close(weights(saved.checkpoint)[name], w, rtol=1e-5, atol=1e-6)
+    model = models.load_model(str(tmp_path / "plain" / "base-model"))
+    assert not models.checkpointing_enabled(model)
+    models.enable_gradient_checkpointing(models.add_lora(model, 4, 8))
+    assert models.checkpointing_enabled(model)
+
+
+def test_bf16_on_a_gpu_without_it_falls_back_to_fp32_saying_so(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: False)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda device: "Tesla V100")
+    p = memory.resolve_precision("bf16", torch.device("cuda", 0))
+    assert p.weights == torch.float32 and "V100 has no bf16" in p.note
+    assert dataclasses.replace(p, note=None) == FP32
