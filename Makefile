@@ -24,9 +24,6 @@ demo: $(BIN)/codelog
 	$(BIN)/codelog stats datasets/codenet-python
 	$(BIN)/codelog sql datasets/codenet-python "SELECT problem_id, n_correct, n_incorrect, round(reward_mean, 3) AS reward_mean FROM groups ORDER BY problem_id"
 	$(BIN)/codelog train datasets/codenet-python --algo rloo --steps 100 --out runs/demo
-	# before/after: pass@k of the tiny model on the sample's problems, programs run in the sandbox
-	$(BIN)/codelog eval --model runs/demo/base-model --benchmark codenet:datasets/codenet-python -n 2 -k 1,2 --max-new-tokens 64 --out runs/demo/eval-before --quiet
-	$(BIN)/codelog eval --model runs/demo/checkpoints/step-000100 --benchmark codenet:datasets/codenet-python -n 2 -k 1,2 --max-new-tokens 64 --out runs/demo/eval-after --quiet
 
 test: $(BIN)/codelog
 	HF_HOME=$$(mktemp -d) $(BIN)/python -m pytest -q -p no:cacheprovider
