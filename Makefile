@@ -47,6 +47,7 @@ lint: $(BIN)/codelog
 bench: $(BIN)/codelog
 	$(BIN)/python bench/train_step.py
 	$(BIN)/python bench/build.py
+	$(BIN)/python bench/judge.py
 
 clean:
 	rm -rf $(VENV) datasets runs .pytest_cache

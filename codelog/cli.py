@@ -313,6 +313,24 @@ def build(
 @click.option(
     "--eval-every", type=int, help="Steps between held-out evaluations; 0 = start and end."
 )
+@click.option(
+    "--eval-samples",
+    type=int,
+    default=0,
+    help="Also pass@k at each evaluation: programs sampled per held-out problem and judged "
+    "in the sandbox; 0 = off.",
+)
+@click.option(
+    "--eval-k", default="1", show_default=True, help="pass@k for these k (comma-separated)."
+)
+@click.option(
+    "--eval-benchmark",
+    help="pass@k problems: humaneval, codenet:DIR or FILE.jsonl. [the dataset's test split]",
+)
+@click.option("--eval-limit", type=int, help="pass@k on at most this many problems.")
+@click.option(
+    "--eval-max-new-tokens", type=int, default=256, show_default=True, help="Per pass@k sample."
+)
 @click.option("--checkpoint-every", type=int, help="Steps between checkpoints. [recipe: 50]")
 @click.option(
     "--keep-checkpoints", type=int, help="Most recent checkpoints kept; 0 = all. [recipe: 2]"
@@ -356,6 +374,11 @@ def train(
     reference: str,
     report_to: str,
     memory_check: bool,
+    eval_samples: int,
+    eval_k: str,
+    eval_benchmark: str | None,
+    eval_limit: int | None,
+    eval_max_new_tokens: int,
     **options: object,
 ) -> None:
     """Train a causal LM on a dataset built by `codelog build`, offline.
@@ -375,6 +398,21 @@ def train(
     check_run_out(out, dataset_dir)
     if full_check:
         _full_check(dataset_dir)
+    evaluators = ()
+    if eval_samples:
+        from codelog.execution.evaluate import parse_ks
+        from codelog.execution.training_eval import NAME, pass_at_k_evaluator
+
+        evaluator = pass_at_k_evaluator(
+            dataset_dir,
+            n=eval_samples,
+            ks=parse_ks(eval_k),
+            benchmark=eval_benchmark,
+            limit=eval_limit,
+            max_new_tokens=eval_max_new_tokens,
+            seed=int(options.get("seed") or 0),
+        )
+        evaluators = ((NAME, evaluator),)
     from codelog import progress as manners_
 
     manners_.configure(quiet=manners_.console.quiet, progress=progress)
@@ -390,6 +428,7 @@ def train(
         reference=reference,
         report_to=report_to,
         memory_check=memory_check,
+        evaluators=evaluators,
     )
     print_summary(result)
 

@@ -7,6 +7,7 @@
 - `judge`: a program against a problem's tests -> a CodeNet verdict; many of them on all cores.
 - `evaluate`: samples from a model (or a file) -> pass@k.
 - `verl_reward`: verl's `compute_score` through the sandbox.
+- `training_eval`: pass@k as an evaluator of the training loop (`codelog train --eval-samples`).
 
 The sandbox/judge core imports only the leaf modules (errors, outcomes, recipe, progress).
 """

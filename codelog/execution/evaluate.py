@@ -386,7 +386,7 @@ def vllm_available() -> bool:
     return True
 
 
-def _parse_ks(ks: str) -> tuple[int, ...]:
+def parse_ks(ks: str) -> tuple[int, ...]:
     try:
         values = tuple(sorted({int(k) for k in ks.split(",") if k.strip()}))
     except ValueError:
@@ -424,7 +424,7 @@ def run_eval(
 
     if (model is None) == (samples_file is None):
         raise CodelogError("give exactly one of --model (sample from it) or --samples FILE")
-    k_values = _parse_ks(ks)
+    k_values = parse_ks(ks)
     problems = load_problems(benchmark)
     if limit is not None:
         problems = {p: problems[p] for p in sorted(problems)[:limit]}

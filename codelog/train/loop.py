@@ -202,9 +202,10 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     info |= {"base_model": base, "recipe": run_info["recipe"]}
     last_checkpoint = latest
 
-    def evaluate(at: int) -> dict[str, float] | None:
+    def evaluate(at: int) -> tuple[dict[str, float] | None, dict[str, dict[str, float]]]:
+        """The held-out margin, and each evaluator's figures by name."""
         policy = unwrap(model)
-        margin = None
+        margin, figures = None, {}
         if eval_set:
             margin = heldout_margin(
                 policy,
@@ -226,10 +227,10 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
                 context = EvalContext(
                     policy, tokenizer, at, d.device, d.rank, d.world, precision.autocast
                 )
-                result = evaluator(context)
+                figures[name] = evaluator(context)
             policy.train(was_training)
-            log.write({"event": "eval", "name": name, "step": at, **result})
-        return margin
+            log.write({"event": "eval", "name": name, "step": at, **figures[name]})
+        return margin, figures
 
     def checkpoint(at: int) -> Path:
         path = run_dir / "checkpoints" / f"step-{at:06d}"
@@ -249,7 +250,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         return path
 
     if not resume:
-        before = evaluate(0)
+        before, totals["evaluations_before"] = evaluate(0)
         totals["margin_before"] = before and before["margin"]
     end = t.steps
     if options.max_steps_this_call is not None:
@@ -318,7 +319,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         bar.close()
         prefetch.shutdown(cancel_futures=True)
 
-    after = evaluate(step) if step == t.steps else None
+    after, evaluations = evaluate(step) if step == t.steps else (None, {})
     log.close()
     distributed.barrier(d)  # the last checkpoint is on disk before any process returns
     del lock
@@ -334,6 +335,8 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         seconds=time.perf_counter() - started,
         step_seconds=sum(step_times) / len(step_times) if step_times else None,
         heldout=after,
+        evaluations_before=totals.get("evaluations_before", {}),
+        evaluations_after=evaluations,
         rank=d.rank,
     )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,9 @@ class RunResult:
     seconds: float
     step_seconds: float | None = None  # mean wall time of the steps this call ran
     heldout: dict[str, float] | None = None  # the held-out evaluation at the end
+    # TrainOptions.evaluators' figures by name (e.g. "pass@k"), at the start and at the end
+    evaluations_before: dict[str, dict[str, float]] = field(default_factory=dict)
+    evaluations_after: dict[str, dict[str, float]] = field(default_factory=dict)
     rank: int = 0  # under torchrun, only rank 0 prints the summary
 
 
@@ -213,6 +216,15 @@ def print_summary(result: RunResult) -> None:
             f"incorrect {h['logp_incorrect']:+.4f} ({h['groups']} groups, "
             f"{h['solutions']} solutions)"
         )
+    for name, after in result.evaluations_after.items():
+        before = result.evaluations_before.get(name, {})
+        counts = ", ".join(
+            f"{after[k]} {k}" for k in ("problems", "samples", "accepted") if k in after
+        )
+        for key in (k for k in after if k.startswith("pass@")):
+            start = f"{before[key]:.4f} -> " if key in before else ""
+            label = key if name == "pass@k" else f"{name} {key}"
+            console.print(f"  {label:<25} {start}{after[key]:.4f} ({counts})")
     console.print(f"  padding waste             {result.padding_waste:.1%}")
     style = "yellow" if result.truncated else ""
     console.print(

