@@ -36,7 +36,7 @@ import torch.nn.functional as F
 
 from codelog.recipe import Recipe
 from codelog.train import data, loop, models
-from codelog.train.batches import StepData, prepare_step
+from codelog.train.batches import GroupPrompts, StepData, prepare_step
 from codelog.train.checkpoint import RUN_FILE
 
 
@@ -162,7 +162,9 @@ def main() -> None:
         prompt_ids = [data.encode_prompt(tokenizer, p) for p in prompts]
         sampler = data.GroupSampler(train_index, t.group_size, t.seed)
         store = data.CodeStore(ds.solutions)
-        batches = [prepare_step(sampler, store, prompt_ids, tokenizer, t) for _ in steps]
+        batches = [
+            prepare_step(sampler, store, GroupPrompts(prompt_ids), tokenizer, t) for _ in steps
+        ]
         for b, s in zip(batches, steps, strict=True):
             assert b.padded_tokens == s["padded_tokens"], "rebuilt batches differ from the run's"
         floor, labels = [], []

@@ -314,6 +314,12 @@ def build(
     "--eval-every", type=int, help="Steps between held-out evaluations; 0 = start and end."
 )
 @click.option(
+    "--task",
+    type=click.Choice(["solutions", "repair"]),
+    help="What to train on: solutions, or repair turns (a `build --kind repair` dataset). "
+    "[the dataset's kind]",
+)
+@click.option(
     "--eval-samples",
     type=int,
     default=0,
@@ -379,6 +385,7 @@ def train(
     eval_benchmark: str | None,
     eval_limit: int | None,
     eval_max_new_tokens: int,
+    task: str | None,
     **options: object,
 ) -> None:
     """Train a causal LM on a dataset built by `codelog build`, offline.
@@ -429,6 +436,7 @@ def train(
         report_to=report_to,
         memory_check=memory_check,
         evaluators=evaluators,
+        task=task,
     )
     print_summary(result)
 

@@ -59,6 +59,15 @@ def test_zero_groups_names_the_reasons_and_publishes_nothing(tmp_path):
     assert_nothing_left(tmp_path, "tree")
 
 
+def test_zero_repair_rows_names_the_reasons_and_publishes_nothing(tmp_path):
+    tree = write_standard_tree(tmp_path / "tree")
+    shutil.rmtree(tree / "data")
+    with pytest.raises(EmptyResultError) as info:
+        codelog.build(tmp_path / "ds", kind="repair", root=tree, workers=1)
+    assert str(info.value).startswith("0 repair rows: 8 rows rejected as missing_source")
+    assert_nothing_left(tmp_path, "tree")
+
+
 def test_zero_groups_keeps_the_previous_dataset(tmp_path):
     tree = write_standard_tree(tmp_path / "tree")
     codelog.build(tmp_path / "ds", root=tree, workers=1)

@@ -22,13 +22,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from codelog import schema
-from codelog.errors import CodelogError
+from codelog.errors import CodelogError, EmptyResultError
 from codelog.group.grouping import register_recipe_tables
 from codelog.group.repairs import plan_sql, repairs_sql
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.publish.manifest import build_manifest, file_entries, write_manifest
 from codelog.publish.spillsort import RunWriter, merge_runs
+from codelog.publish.tables import nothing_kept
 from codelog.publish.writer import ROW_GROUP_ROWS, ParquetSink, publishing, write_table
 from codelog.sql import literal
 
@@ -84,6 +85,9 @@ def publish_repairs(
                    - 1 END AS pos
                FROM attempts"""
         )
+        empty = nothing_kept(con, "repair rows")
+        if empty:  # before anything is written: the previous dataset, if any, stays
+            raise EmptyResultError(empty)
         con.execute(f"CREATE TABLE plan AS {plan_sql('attempts')}")
         with publishing(out) as tmp:
             _write_rejects(con, tmp / "rejects.parquet", scratch)

@@ -159,16 +159,16 @@ _HINTS = {
 }
 
 
-def nothing_kept(con: duckdb.DuckDBPyConnection) -> str | None:
-    """None when the grouping kept a group; else why not, counted by reason, with a hint
-    and one example row, e.g. "0 groups: 1,600 rows rejected as missing_source — is --root
-    right? (e.g. s1: no such file ...)"."""
+def nothing_kept(con: duckdb.DuckDBPyConnection, what: str = "groups") -> str | None:
+    """None when `fate` kept a row; else why not, counted by reason, with a hint and one
+    example row, e.g. "0 groups: 1,600 rows rejected as missing_source — is --root right?
+    (e.g. s1: no such file ...)"."""
     if con.sql("SELECT count(*) FROM fate WHERE reason IS NULL").fetchall()[0][0]:
         return None
     reasons = con.sql("SELECT reason, count(*) FROM fate GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()
     parts = [f"{n:,} rows rejected as {reason}" for reason, n in reasons[:1]]
     parts += [f"{n:,} as {reason}" for reason, n in reasons[1:]]
-    message = "0 groups: " + ", ".join(parts)
+    message = f"0 {what}: " + ", ".join(parts)
     top = reasons[0][0] if reasons else None
     if top in _HINTS:
         message += f" — {_HINTS[top]}"

@@ -6,9 +6,9 @@ Runs in the prefetch thread while the previous step computes, so nothing here to
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import torch
@@ -16,6 +16,22 @@ import torch
 from codelog.recipe import Train
 from codelog.train import data
 from codelog.train.advantages import compute_advantages
+
+
+class Prompts(Protocol):
+    """Prompt token ids of a group's rows: one per row, in the order of `rows`."""
+
+    def ids(self, group: int, rows: Sequence[int]) -> list[list[int]]: ...
+
+
+@dataclass(frozen=True)
+class GroupPrompts:
+    """Solutions: every row of a group answers the group's problem, so shares its prompt."""
+
+    by_group: list[list[int]]
+
+    def ids(self, group: int, rows: Sequence[int]) -> list[list[int]]:
+        return [self.by_group[group]] * len(rows)
 
 
 @dataclass
@@ -93,17 +109,25 @@ def draw_groups(sampler: data.GroupSampler, t: Train) -> list[tuple[int, np.ndar
 
 
 def encode_group(
-    store: data.CodeStore, prompt: list[int], rows: np.ndarray, tokenizer: Any, max_length: int
+    store: data.CodeStore,
+    prompts: Prompts,
+    group: int,
+    rows: Sequence[int],
+    tokenizer: Any,
+    max_length: int,
 ) -> list[tuple[list[int], int, bool]]:
     """(ids, prompt length, truncated?) of each solution in `rows`: prompt + solution + EOS."""
-    solutions = data.encode_solutions(tokenizer, store.fetch(rows))
-    return [data.join(prompt, solution, max_length) for solution in solutions]
+    solutions = data.encode_solutions(tokenizer, store.fetch(np.asarray(rows)))
+    return [
+        data.join(prompt, solution, max_length)
+        for prompt, solution in zip(prompts.ids(group, rows), solutions, strict=True)
+    ]
 
 
 def prepare_step(
     sampler: data.GroupSampler,
     store: data.CodeStore,
-    prompt_ids: list[list[int]],
+    prompts: Prompts,
     tokenizer: Any,
     t: Train,
     rank: int = 0,
@@ -133,7 +157,7 @@ def prepare_step(
     truncated = 0
     for g in range(rank, len(groups), world):
         group, group_rows = groups[g]
-        encoded = encode_group(store, prompt_ids[group], group_rows, tokenizer, t.max_length)
+        encoded = encode_group(store, prompts, group, group_rows, tokenizer, t.max_length)
         for k, (ids, n_prompt, cut) in enumerate(encoded):
             seqs[int(first[g]) + k] = (ids, n_prompt)
             truncated += cut

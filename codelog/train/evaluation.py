@@ -23,7 +23,7 @@ import torch
 from torch import nn
 
 from codelog.train import data
-from codelog.train.batches import MicroBatch, collate
+from codelog.train.batches import MicroBatch, Prompts, collate, encode_group
 from codelog.train.logprobs import reduce_tokens, token_logps
 
 EVAL_PER_CLASS, EVAL_GROUPS = 8, 256  # held-out solutions per class and group, groups, at most
@@ -102,7 +102,7 @@ def heldout_margin(
 def build_eval_set(
     heldout: data.GroupIndex,
     store: data.CodeStore,
-    prompt_ids: dict[tuple[str, str], list[int]],
+    prompts: Prompts,
     tokenizer: Any,
     max_length: int,
 ) -> list[tuple[int, bool, list[int], int]]:
@@ -116,9 +116,8 @@ def build_eval_set(
         rows = np.concatenate(
             [members[correct][:EVAL_PER_CLASS], members[~correct][:EVAL_PER_CLASS]]
         )
-        for row, solution in zip(
-            rows, data.encode_solutions(tokenizer, store.fetch(rows)), strict=True
+        for row, (ids, n_prompt, _) in zip(
+            rows, encode_group(store, prompts, g, rows, tokenizer, max_length), strict=True
         ):
-            ids, n_prompt, _ = data.join(prompt_ids[heldout.keys[g]], solution, max_length)
             out.append((g, bool(heldout.is_correct[row]), ids, n_prompt))
     return out

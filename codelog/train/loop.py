@@ -30,10 +30,10 @@ from typing import Any
 import torch
 
 from codelog.progress import console
-from codelog.recipe import Train, load_recipe
+from codelog.recipe import Recipe, Train, load_recipe
 from codelog.train import checkpoint as ckpt
-from codelog.train import data, distributed, memory, models
-from codelog.train.batches import StepData, prepare_step
+from codelog.train import data, distributed, memory, models, repair_data
+from codelog.train.batches import GroupPrompts, StepData, prepare_step
 from codelog.train.distributed import Dist, unwrap
 from codelog.train.evaluation import EvalContext, build_eval_set, heldout_margin
 from codelog.train.logprobs import reduce_tokens, takes_logits_to_keep, token_logps
@@ -70,7 +70,10 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     report_to = parse_report_to(options.report_to)
 
     # 1. Everything that can be wrong with the dataset or the options, before any model loads.
-    dataset = data.open_dataset(options.dataset)
+    repair = is_repair_task(options)
+    dataset = (
+        repair_data.open_repairs(options.dataset) if repair else data.open_dataset(options.dataset)
+    )
     if resume:
         recipe, run_info = ckpt.resumed_recipe(run_dir, options.overrides, dataset)
     elif ckpt.checkpoints(run_dir):
@@ -86,7 +89,15 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
             f"--grad-accum {t.grad_accum}: each of the {d.world} processes needs at least one "
             "group per step (grad_accum counts the groups of the whole step)"
         )
-    train_index, heldout, prompts = data.training_groups(dataset, recipe, t.eval_fraction, t.seed)
+    if repair:
+        repairs = repair_data.training_groups(dataset, recipe, t.eval_fraction, t.seed)
+        train_index, heldout = repairs.train, repairs.heldout
+        if repairs.dropped:
+            say(f"{repairs.dropped:,} repair rows are in no group of two with different rewards")
+    else:
+        train_index, heldout, prompts = data.training_groups(
+            dataset, recipe, t.eval_fraction, t.seed
+        )
     precision = memory.resolve_precision(t.precision, d.device)
     if precision.note:
         say(precision.note, style="yellow")
@@ -132,14 +143,20 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     if step > t.steps:
         raise TrainingError(f"{latest}: the run is at step {step}, past --steps {t.steps}")
 
-    # 4. Data: prompts tokenised once per group; code fetched per step.
+    # 4. Data: prompts tokenised once per group (a repair row's, when it is drawn); code fetched
+    # per step.
     store = data.CodeStore(dataset.solutions)
-    prompt_ids = [data.encode_prompt(tokenizer, p) for p in prompts]
-    # prompts: the training groups', then the held-out groups' (other problems' when the
-    # dataset has test problems: codelog.train.data.training_groups)
-    by_key = dict(zip([*train_index.keys, *heldout.keys], prompt_ids, strict=True))
-    eval_set = build_eval_set(heldout, store, by_key, tokenizer, t.max_length)
-    sampler = data.GroupSampler(train_index, t.group_size, t.seed)
+    if repair:
+        train_prompts = heldout_prompts = repair_data.RowPrompts(repairs.prompts, tokenizer)
+        sampler = repair_data.RepairSampler(train_index, t.group_size, t.seed)
+    else:
+        # prompts: the training groups', then the held-out groups' (other problems' when the
+        # dataset has test problems: codelog.train.data.training_groups)
+        prompt_ids = [data.encode_prompt(tokenizer, p) for p in prompts]
+        train_prompts = GroupPrompts(prompt_ids[: len(train_index)])
+        heldout_prompts = GroupPrompts(prompt_ids[len(train_index) :])
+        sampler = data.GroupSampler(train_index, t.group_size, t.seed)
+    eval_set = build_eval_set(heldout, store, heldout_prompts, tokenizer, t.max_length)
     if state:
         sampler.load_state_dict(state["sampler"])
 
@@ -150,7 +167,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
             dataset,
             base,
             tokenizer,
-            recipe.prompt.template,
+            prompt_identity(recipe, repair),
             t.max_length,
             f"{d.device.type} {precision.name}",
         )
@@ -161,7 +178,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
             base,
             sampler,
             store,
-            prompt_ids,
+            train_prompts,
             tokenizer,
             t,
             d,
@@ -260,7 +277,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     bar = ProgressBar(options.progress and d.main, step, t.steps)
     prefetch = ThreadPoolExecutor(max_workers=1)
     sampler_state = sampler.state_dict()
-    prepare = (sampler, store, prompt_ids, tokenizer, t, d.rank, d.world, cache)
+    prepare = (sampler, store, train_prompts, tokenizer, t, d.rank, d.world, cache)
     upcoming = prefetch.submit(prepare_step, *prepare)
     step_times: list[float] = []
     tick = time.perf_counter()
@@ -339,6 +356,24 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         evaluations_after=evaluations,
         rank=d.rank,
     )
+
+
+def is_repair_task(options: TrainOptions) -> bool:
+    """Repair turns or solutions: what the dataset's manifest says, which --task must match."""
+    kind = repair_data.kind_of(options.dataset)
+    if options.task is not None and kind is not None and options.task != kind:
+        raise TrainingError(
+            f"{options.dataset}: a {kind} dataset, not one for --task {options.task} "
+            f"(which trains on a dataset built with `codelog build --kind {options.task}`)"
+        )
+    return (options.task or kind) == "repair"
+
+
+def prompt_identity(recipe: Recipe, repair: bool) -> str:
+    """What decides the prompt text, for the reference cache's key."""
+    if repair:
+        return f"{recipe.prompt.template}\n{recipe.repairs.instruction}"
+    return recipe.prompt.template
 
 
 def forward_backward(

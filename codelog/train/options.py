@@ -41,6 +41,8 @@ class TrainOptions:
     reference: Literal["cached", "recompute"] = "cached"  # KL reference log-probs (reference.py)
     report_to: str | tuple[str, ...] | None = None  # "none", "tensorboard", "wandb" or a list
     evaluators: tuple[tuple[str, Any], ...] = ()  # (name, Evaluator): see evaluation.py
+    # what the rows are: "solutions" or "repair" turns; None: what the dataset's manifest says
+    task: Literal["solutions", "repair"] | None = None
     max_steps_this_call: int | None = None  # stop early as if interrupted (tests use it)
 
 

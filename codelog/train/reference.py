@@ -38,7 +38,7 @@ from torch import nn
 from codelog.progress import rate_progress
 from codelog.recipe import Train
 from codelog.train import data, models
-from codelog.train.batches import MicroBatch, draw_groups, encode_group
+from codelog.train.batches import MicroBatch, Prompts, draw_groups, encode_group
 from codelog.train.distributed import Dist
 from codelog.train.logprobs import reduce_tokens, token_logps
 from codelog.train.memory import Precision
@@ -125,7 +125,7 @@ def cache_key(
     return {
         "input_fingerprint": dataset.input_fingerprint,
         "solutions_sha256": dataset.manifest.get("files", {})
-        .get("solutions.parquet", {})
+        .get(dataset.solutions.name, {})
         .get("sha256"),
         "reference_model": model_identity(base_model),
         "tokenization": tokenization_identity(tokenizer, template, max_length),
@@ -227,7 +227,7 @@ def fill(
     base: str,
     sampler: data.GroupSampler,
     store: data.CodeStore,
-    prompt_ids: list[list[int]],
+    prompts: Prompts,
     tokenizer: Any,
     t: Train,
     d: Dist,
@@ -238,7 +238,7 @@ def fill(
 ) -> None:
     """Compute, in one pass, the reference log-probs of every sequence this rank will train on
     from `step` to the end (a copy of the sampler replays the draws) that the cache lacks."""
-    replay = data.GroupSampler(sampler.index, t.group_size, t.seed)
+    replay = type(sampler)(sampler.index, t.group_size, t.seed)
     replay.load_state_dict(sampler.state_dict())
     wanted: dict[int, int] = {}  # row -> group
     for _ in range(step, t.steps):
@@ -253,7 +253,7 @@ def fill(
         by_group.setdefault(wanted[row], []).append(row)
     sequences = {}
     for group, rows in by_group.items():
-        encoded = encode_group(store, prompt_ids[group], rows, tokenizer, t.max_length)
+        encoded = encode_group(store, prompts, group, rows, tokenizer, t.max_length)
         sequences.update({r: (ids, n) for r, (ids, n, _) in zip(rows, encoded, strict=True)})
     # The reference is the model training starts from: the LoRA model with its adapters off,
     # the policy itself before its first step, else the base model loaded for this pass.

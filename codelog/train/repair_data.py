@@ -18,18 +18,13 @@ and counted (`RepairGroups.dropped`).
 
 Prompts are per row (each row has its own context), rendered by
 codelog.dataset.repair_export.repair_prompt, i.e. codelog.prompts.render_repair_prompt: the
-text `codelog export` writes for the row.
+text `codelog export` writes for the row. `RowPrompts` hands them to the loop's batching
+(codelog.train.batches.Prompts), tokenised when a step draws the row.
 
-What the training loop calls, in place of the solutions path (codelog.train.data):
-
-    dataset = repair_data.open_repairs(path)        # data.open_dataset's checks; `.solutions`
-                                                     # is repairs.parquet (CodeStore, build_tiny)
-    groups = repair_data.training_groups(dataset, recipe, t.eval_fraction, t.seed)
-    sampler = repair_data.RepairSampler(groups.train, t.group_size, t.seed)
-    store = data.CodeStore(dataset.solutions)        # completions (targets' code) by row
-    # per group drawn: (group, rows) = sampler.next(); prompts by ROW, not by group:
-    prompt_ids = groups.prompts.ids(rows, tokenizer)  # list, aligned with rows
-    # held-out margin: groups.heldout, with groups.prompts.ids(rows, tokenizer) likewise
+The loop (codelog.train.loop) takes this path when the dataset's manifest says
+`"kind": "repair"` (or `--task repair` asks for it): `open_repairs`, `training_groups`,
+`RepairSampler` and `RowPrompts` in place of their solutions counterparts; the rest (estimators,
+KL reference cache, held-out margin, checkpoints, DDP) is shared.
 """
 
 from __future__ import annotations
@@ -45,7 +40,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from codelog.dataset.open import read_manifest
+from codelog.dataset.open import check_dataset, read_manifest
 from codelog.dataset.repair_export import repair_prompt, statements
 from codelog.errors import DatasetError
 from codelog.publish.manifest import dataset_kind
@@ -72,10 +67,19 @@ class RepairDatasetDir(data.DatasetDir):
         return self.path / "repairs.parquet"
 
 
+def kind_of(path: str | Path) -> str | None:
+    """The kind its manifest gives a dataset, or None when it cannot be read (opening the
+    dataset then names the problem)."""
+    try:
+        return dataset_kind(read_manifest(Path(path)))
+    except DatasetError:
+        return None
+
+
 def open_repairs(path: str | Path) -> RepairDatasetDir:
     """Check a repair dataset directory; DatasetError naming what is wrong."""
     path = Path(path)
-    manifest = read_manifest(path)
+    manifest = check_dataset(path)  # missing dir or manifest, other format_version, file sizes
     if dataset_kind(manifest) != "repair":
         raise DatasetError(
             f"{path}: a {dataset_kind(manifest)} dataset; --task repair trains on a dataset "
@@ -183,6 +187,17 @@ class RepairPrompts:
         while len(self.cache) > self.cached_row_groups:
             self.cache.popitem(last=False)
         return records
+
+
+@dataclass(frozen=True)
+class RowPrompts:
+    """codelog.train.batches.Prompts for repair rows: each row's own rendered context."""
+
+    prompts: RepairPrompts
+    tokenizer: Any
+
+    def ids(self, group: int, rows: Sequence[int]) -> list[list[int]]:
+        return self.prompts.ids(rows, self.tokenizer)
 
 
 @dataclass(frozen=True)

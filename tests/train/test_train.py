@@ -193,7 +193,11 @@ def test_loss_is_minus_the_group_mean_of_advantage_weighted_log_likelihood(synth
     ]
     t = resolve_recipe(load_recipe(), {"algo": "rloo", "grad_accum": 2, "batch_tokens": 64}).train
     step = batches.prepare_step(
-        data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t
+        data.GroupSampler(index, 4, 0),
+        data.CodeStore(dataset.solutions),
+        batches.GroupPrompts(prompts),
+        tokenizer,
+        t,
     )
     assert len(step.groups) == 2 and len(step.batches) > 1  # small budget: several micro-batches
 
@@ -228,7 +232,11 @@ def test_sft_skips_incorrect_solutions(synthetic, tmp_path):
     ]
     t = resolve_recipe(load_recipe(), {"algo": "sft"}).train
     step = batches.prepare_step(
-        data.GroupSampler(index, 4, 0), data.CodeStore(dataset.solutions), prompts, tokenizer, t
+        data.GroupSampler(index, 4, 0),
+        data.CodeStore(dataset.solutions),
+        batches.GroupPrompts(prompts),
+        tokenizer,
+        t,
     )
     forwarded = [i for mb in step.batches for i in mb.sequence]
     assert sorted(forwarded) == np.flatnonzero(step.is_correct).tolist()
