@@ -299,6 +299,11 @@ def build(
 @click.option(
     "--kl", type=float, help="KL penalty coefficient to the reference policy. [recipe: 0]"
 )
+@click.option(
+    "--reward",
+    type=click.Choice(["reward", "reward_lint"]),
+    help="Rewards from: the outcome's, or minus the lint penalty ([lint_reward]). [reward]",
+)
 @click.option("--lora-r", type=int, help="LoRA rank; 0 = full fine-tuning. [recipe: 0]")
 @click.option("--lora-alpha", type=int, help="LoRA alpha. [recipe: 16]")
 @click.option(

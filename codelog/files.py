@@ -254,7 +254,6 @@ def storage_error_path(exc: BaseException, fallback: Path) -> str:
     return os.fsdecode(name) if name else str(fallback)
 
 
-
 @contextlib.contextmanager
 def writing(target: Path) -> Iterator[None]:
     """Turn the disk refusing a write (full, read-only, no permission) while writing `target`

@@ -100,6 +100,7 @@ def html_to_text(document: str) -> str:
     text = re.sub(r"\n{3,}", "\n\n", text)
     return text.strip() + "\n"
 
+
 PLACEHOLDERS = ("statement", "language")
 SEPARATOR = "\n"
 _PLACEHOLDER = re.compile(r"\{(statement|language)\}")

@@ -91,6 +91,9 @@ class Train:
     grad_accum: int = 1  # groups per optimizer step (gradients accumulated over them)
     batch_tokens: int = 16384  # padded tokens per forward pass at most (length-aware micro-batches)
     kl: float = 0.0  # KL penalty coefficient to the reference (initial) policy; 0 = off
+    # the solutions' column rewards come from: "reward", or "reward_lint" (a dataset built
+    # with [lint_reward] enabled: the outcome reward minus the lint penalty)
+    reward: Literal["reward", "reward_lint"] = "reward"
     lora_r: int = 0  # LoRA rank; 0 = full fine-tuning
     lora_alpha: int = 16
     precision: Literal["auto", "bf16", "fp32"] = (

@@ -15,7 +15,19 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "codelog"
 
 # The shared vocabulary every stage may use; they import only each other.
-LEAVES = {"errors", "files", "outcomes", "schema", "progress", "recipe", "options", "prompts", "sql", "version", "dialects"}
+LEAVES = {
+    "errors",
+    "files",
+    "outcomes",
+    "schema",
+    "progress",
+    "recipe",
+    "options",
+    "prompts",
+    "sql",
+    "version",
+    "dialects",
+}
 FLOW = ["ingest", "stage", "group", "publish", "dataset", "train", "execution"]
 ENTRY_POINTS = {"builder", "cli", "__init__", "__main__", "api"}
 
@@ -50,7 +62,9 @@ def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
             elif target.rpartition(".")[0] in known and not target.startswith(f"{base}."):
                 found.add(target.rpartition(".")[0])
     # `from codelog.stage import worker` names the module codelog.stage.worker, not the package
-    return {t for t in found if (t != name and t != "codelog") or (t == "codelog" and name != "codelog")}
+    return {
+        t for t in found if (t != name and t != "codelog") or (t == "codelog" and name != "codelog")
+    }
 
 
 def layer(name: str) -> tuple[int, str]:

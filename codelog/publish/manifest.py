@@ -144,7 +144,9 @@ def build_manifest(
     # programs whose copies the judge gave different outcomes, and those copies (the solutions
     # kind's dedup finds them; a kind without dedup has no such column)
     conflicts, conflict_rows = (
-        rows("SELECT count(conflict_copies), coalesce(sum(conflict_copies), 0)::BIGINT FROM fate")[0]
+        rows("SELECT count(conflict_copies), coalesce(sum(conflict_copies), 0)::BIGINT FROM fate")[
+            0
+        ]
         if "conflict_copies" in columns
         else (0, 0)
     )

@@ -113,10 +113,20 @@ class GroupIndex:
         )
 
 
-def read_index(dataset: DatasetDir) -> GroupIndex:
+def read_index(dataset: DatasetDir, reward: str = "reward") -> GroupIndex:
     """Index the groups (problem, language, dialect) of solutions.parquet from a few narrow
-    columns (no code text)."""
-    table = pq.read_table(dataset.solutions, columns=list(INDEX_COLUMNS))
+    columns (no code text); rewards from the column `reward` names."""
+    if reward not in pq.read_schema(dataset.solutions).names:
+        raise DatasetError(
+            f"{dataset.solutions}: no column {reward!r} to take rewards from"
+            + (
+                " (build the dataset with [lint_reward] enabled = true)"
+                if reward == "reward_lint"
+                else ""
+            )
+        )
+    columns = [c if c != "reward" else reward for c in INDEX_COLUMNS]
+    table = pq.read_table(dataset.solutions, columns=columns).rename_columns(list(INDEX_COLUMNS))
     if table.num_rows == 0:
         raise DatasetError(f"{dataset.solutions}: no solutions, so no groups to train on")
     for column in ("reward", "is_correct", "problem_id", "language"):
@@ -198,7 +208,7 @@ def training_groups(
     metrics are measured on them. A dataset without test problems (built with test_fraction 0,
     or from a single problem) holds out `eval_fraction` of each training
     group's solutions instead, which measures fit on the training problems, not transfer."""
-    index = contrastive(read_index(dataset))
+    index = contrastive(read_index(dataset, recipe.train.reward))
     if not len(index):
         raise DatasetError(
             f"{dataset.solutions}: no group has both a correct and an incorrect solution"

@@ -89,6 +89,8 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
             f"--grad-accum {t.grad_accum}: each of the {d.world} processes needs at least one "
             "group per step (grad_accum counts the groups of the whole step)"
         )
+    if repair and t.reward != "reward":
+        raise TrainingError(f"--reward {t.reward}: repair rows have one reward, `reward`")
     if repair:
         repairs = repair_data.training_groups(dataset, recipe, t.eval_fraction, t.seed)
         train_index, heldout = repairs.train, repairs.heldout

@@ -57,6 +57,7 @@ def resolve_recipe(recipe: Recipe, overrides: dict[str, Any]) -> Recipe:
         (t.group_size < 2, "group_size must be at least 2 (one correct and one incorrect)"),
         (t.max_length < 16, "max_length must be at least 16 tokens"),
         (t.token_reduction not in ("mean", "sum"), "token_reduction must be 'mean' or 'sum'"),
+        (t.reward not in ("reward", "reward_lint"), "reward must be 'reward' or 'reward_lint'"),
         (t.steps < 1, "steps must be at least 1"),
         (t.learning_rate is not None and not t.learning_rate > 0, "learning_rate must be positive"),
         (

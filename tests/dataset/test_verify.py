@@ -137,6 +137,7 @@ def test_a_submission_in_two_places_is_caught(ds):
         return [*rows, {**copy, "reason": "too_large", "origin": "metadata/x.csv"}]
 
     rewrite(ds, "rejects", add_copy)
+
     def count_the_copy(manifest: dict) -> None:
         counts = manifest["counts"]
         counts.update(

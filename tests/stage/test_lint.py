@@ -170,3 +170,24 @@ def test_verify_catches_a_reward_lint_off_the_formula(linted, tmp_path):
     (ds / MANIFEST).write_text(json.dumps(manifest))
     found = verify_dataset(ds).mismatches
     assert any("reward_lint" in m and rows[0]["submission_id"] in m for m in found), found
+
+
+def test_training_takes_the_lint_shaped_reward_when_told(linted, sample_dataset):
+    from codelog.errors import DatasetError
+    from codelog.train import data
+    from codelog.train.options import resolve_recipe
+
+    report, rows, _ = linted
+    dataset = data.open_dataset(report.out)
+    ids = [r.as_py() for r in pq.read_table(dataset.solutions)["submission_id"]]
+    shaped = data.read_index(dataset, "reward_lint")
+    plain = data.read_index(dataset)
+    assert shaped.rewards.tolist() == [rows[i]["reward_lint"] for i in ids]
+    assert plain.rewards.tolist() == [rows[i]["reward"] for i in ids]
+    assert shaped.rewards[ids.index("s000000001")] < plain.rewards[ids.index("s000000001")]
+
+    told = resolve_recipe(load_recipe(), {"reward": "reward_lint"})
+    with pytest.raises(DatasetError, match=r"no column 'reward_lint'.*\[lint_reward\] enabled"):
+        data.training_groups(data.open_dataset(sample_dataset), told, 0.1, 0)
+    with pytest.raises(RecipeError, match="reward must be"):
+        resolve_recipe(load_recipe(), {"reward": "lint"})

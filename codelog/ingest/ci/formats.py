@@ -1,7 +1,6 @@
 """The CI export formats: the input schema's columns, file names to formats, and one
 DuckDB reader per format (CSV, JSON Lines, JSON, Parquet)."""
 
-
 from __future__ import annotations
 
 import csv
@@ -43,6 +42,7 @@ FORMATS = {
     ".parquet": "parquet",
     ".pq": "parquet",
 }
+
 
 def expand_inputs(patterns: Sequence[str | Path]) -> list[Path]:
     """Files named by paths or globs, in the order given (each file once)."""

@@ -1,6 +1,5 @@
 """The --problems file of a CI export: problem statements (HTML or text) to plain-text prompts."""
 
-
 from __future__ import annotations
 
 import re

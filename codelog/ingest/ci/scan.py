@@ -20,7 +20,6 @@ DuckDB reads every file (one scan per file, so `WITH ORDINALITY` numbers its row
 row checks are SQL over a typed view of it.
 """
 
-
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -102,9 +101,7 @@ def _scan(
             tables.append(InputTable(path, label, "arrow", "testcase", sql))
         else:
             tables.append(
-                open_table(
-                    con, file_no, path, label, SUBMISSION_FIELDS, REQUIRED, submissions=True
-                )
+                open_table(con, file_no, path, label, SUBMISSION_FIELDS, REQUIRED, submissions=True)
             )
 
     # One narrow pass over each file: counts, problems, code directories, the row verdicts.

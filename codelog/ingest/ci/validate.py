@@ -2,7 +2,6 @@
 types) raise an InputError; row-level checks are SQL over a typed view, each bad row
 getting a reason, file, line and column."""
 
-
 from __future__ import annotations
 
 import csv
@@ -252,8 +251,6 @@ def _field_sql(name: str, kind: str, raw_type: str | None, fmt: str) -> tuple[st
             f"THEN try_cast({as_double} AS BIGINT) END"
         )
     return value, f"({col} IS NOT NULL AND {value} IS NULL)", f"{col}::VARCHAR"
-
-
 
 
 def checked_sql(table: InputTable, language: str, root: Path) -> str:
