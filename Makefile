@@ -18,12 +18,12 @@ $(BIN)/codelog: pyproject.toml setup.py codelog/stage/_canon.c
 	$(BIN)/pip install --quiet "$(TORCH)" -e ".[train,dev]"
 	touch $@
 
+# The demo ends with pass@k before -> after on the held-out problem, samples judged in the sandbox.
 demo: $(BIN)/codelog
 	rm -rf datasets/codenet-python runs/demo
 	$(BIN)/codelog build --source codenet --lang python
 	$(BIN)/codelog stats datasets/codenet-python
 	$(BIN)/codelog sql datasets/codenet-python "SELECT problem_id, n_correct, n_incorrect, round(reward_mean, 3) AS reward_mean FROM groups ORDER BY problem_id"
-	# ends with pass@k before -> after on the held-out problem: samples judged in the sandbox
 	$(BIN)/codelog train datasets/codenet-python --algo rloo --steps 100 --out runs/demo \
 		--eval-samples 4 --eval-k 1,4
 
