@@ -1,5 +1,5 @@
-"""Files on disk that every stage shares: digests, fsync, temporary directories of dead
-processes, and the rules for where codelog may write (local paths only, never over an input,
+"""Files on disk that every stage shares: digests, JSON Lines, fsync, temporary directories of
+dead processes, and the rules for where codelog may write (local paths only, never over an input,
 never over a file it did not create, one writer per output)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import contextlib
 import errno
 import functools
 import glob
+import gzip
 import hashlib
 import json
 import os
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from codelog.errors import BusyError, CodelogError, OutputError
+from codelog.errors import BusyError, CodelogError, InputError, OutputError
 
 
 def sha256_file(path: Path) -> str:
@@ -40,6 +41,25 @@ def file_digest(path: Path) -> str:
 @functools.lru_cache(maxsize=16384)
 def _sha256_of(path: str, size: int, mtime_ns: int) -> str:  # size, mtime: the cache key
     return sha256_file(Path(path))
+
+
+def json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of each non-blank line of a JSON Lines file (gzipped when it ends in
+    .gz); an unreadable file or a line that is not JSON is an InputError naming it."""
+    path = Path(path)
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt", encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"cannot read: {exc}") from None
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield n, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
 
 
 def stale_temp_dirs(parent: Path, prefix: str) -> list[tuple[str, Path]]:

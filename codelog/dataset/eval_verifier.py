@@ -22,7 +22,6 @@ Metrics, as Aletheia defines them (seed 003):
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from collections.abc import Sequence
@@ -33,6 +32,7 @@ from typing import Any
 import pyarrow.parquet as pq
 
 from codelog.errors import CodelogError, InputError
+from codelog.files import json_lines
 
 
 def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
@@ -133,17 +133,7 @@ def _scores(line: dict[str, Any], n: int) -> tuple[list[float] | None, int | Non
 def read_predictions(path: Path) -> dict[str, dict[str, Any]]:
     """list_id -> prediction line; bad JSON and repeated ids are errors naming the line."""
     predictions: dict[str, dict[str, Any]] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(str(path), f"cannot read: {exc}") from None
-    for number, text in enumerate(lines, 1):
-        if not text.strip():
-            continue
-        try:
-            line = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(str(path), f"not JSON: {exc.msg}", line=number) from None
+    for number, line in json_lines(path):
         if not isinstance(line, dict) or not isinstance(line.get("list_id"), str):
             raise InputError(str(path), "each line needs a string 'list_id'", line=number)
         if line["list_id"] in predictions:

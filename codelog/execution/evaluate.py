@@ -36,6 +36,7 @@ from codelog.execution.judge import (
     judge_with_progress,
 )
 from codelog.execution.testcases import Problem
+from codelog.files import json_lines
 
 # A HumanEval completion ends where the model starts something other than the function body
 # (the stop sequences of the Codex paper).
@@ -184,17 +185,7 @@ def read_completions(path: Path) -> list[Sample]:
     completion (or code) per line; a problem's samples are numbered in file order."""
     samples: list[Sample] = []
     seen: dict[str, int] = defaultdict(int)
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(path, f"cannot read: {exc}") from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
+    for n, rec in json_lines(path):
         pid = rec.get("task_id", rec.get("problem_id")) if isinstance(rec, dict) else None
         text = rec.get("completion", rec.get("code")) if isinstance(rec, dict) else None
         if pid is None or not isinstance(text, str):

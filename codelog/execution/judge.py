@@ -39,6 +39,7 @@ from codelog.errors import CodelogError, InputError
 from codelog.execution import sandbox
 from codelog.execution.compare import ACCEPTED, PRESENTATION_ERROR, WRONG_ANSWER, compare
 from codelog.execution.testcases import Problem, TestCase
+from codelog.files import json_lines
 
 RUNTIME_ERROR = "Runtime Error"
 TIME_LIMIT = "Time Limit Exceeded"
@@ -370,17 +371,7 @@ def read_samples(path: Path) -> list[Program]:
     programs: list[Program] = []
     seen: dict[str, int] = {}
     per_problem: Counter[str] = Counter()
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(path, f"cannot read: {exc}") from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
+    for n, rec in json_lines(path):
         if not isinstance(rec, dict):
             raise InputError(path, "not a JSON object", line=n)
         pid = rec.get("problem_id", rec.get("task_id"))

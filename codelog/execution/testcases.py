@@ -43,6 +43,7 @@ from typing import Any
 
 from codelog.errors import CodelogError, InputError
 from codelog.execution.compare import Tolerance, tolerance_from_statement
+from codelog.files import json_lines
 
 DEFAULT_TIME_LIMIT_MS = 2000
 DEFAULT_MEMORY_LIMIT_KB = 262_144
@@ -297,20 +298,8 @@ def _function_problem(record: dict[str, Any], where: str, line: int) -> Problem:
 def jsonl_problems(path: Path) -> dict[str, Problem]:
     """Problems from a JSONL file in the schema of the module docstring."""
     path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
     problems: dict[str, Problem] = {}
-    try:
-        with opener(path, "rt", encoding="utf-8") as f:
-            lines = list(f)
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc}") from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
+    for n, record in json_lines(path):
         if not isinstance(record, dict):
             raise InputError(path, "not a JSON object", line=n)
         problem = _jsonl_problem(record, path, n)
