@@ -53,6 +53,7 @@ def build(
     kind: str = "solutions",
     license: str | None = None,
     wait: bool = False,
+    memory: int | str | None = None,
     progress: bool = False,
 ) -> BuildReport:
     """Build a deduplicated, grouped dataset from judged submissions; publish it atomically.
@@ -74,6 +75,9 @@ def build(
             verdicts -> the next attempt; recipe [repairs]). Default out gains "-repair".
         license: the card's license for ci/junit data (CodeNet is cdla-permissive-2.0).
         wait: when another build of `out` is running, wait for it instead of BusyError.
+        memory: DuckDB's budget for the grouping stage, bytes or a size such as "2GB"
+            (default: $CODELOG_MEMORY, else a quarter of the available memory within
+            256-512 MiB); beyond it the grouping spills to disk. At least 128 MiB.
         progress: draw progress bars on stderr.
 
     Returns:
@@ -86,7 +90,7 @@ def build(
 
     from codelog.builder import run_build
     from codelog.files import local_path
-    from codelog.options import BuildOptions
+    from codelog.options import BuildOptions, memory_from_env, parse_memory
     from codelog.recipe import Recipe, load_recipe
 
     if not isinstance(recipe, Recipe):
@@ -109,6 +113,7 @@ def build(
         wait=wait,
         license=license,
         kind=kind,
+        memory=parse_memory(str(memory)) if memory is not None else memory_from_env(),
     )
     return run_build(options)
 

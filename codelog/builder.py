@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import check_output_dir, exclusive_lock, writing
+from codelog.group.engine import GroupingMemoryError
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.progress import console, say, warn
@@ -96,6 +99,10 @@ def run_build(options: BuildOptions) -> BuildReport:
             f'{", ".join(sorted(GRAMMARS))} (or set [grouping] dedup = "exact" in the recipe)'
         )
     data_license(options)  # a bad --license fails now, not after the parse
+    if options.recipe.lint.enabled:
+        from codelog.stage.lint import ruff_binary
+
+        ruff_binary()  # [lint] without Ruff installed fails now, not after the parse
     out = options.out.resolve()
     stage_dir = out.parent / f".{out.name}.staging"
     inputs, around = declared_inputs(options)
@@ -135,12 +142,21 @@ def _build(options: BuildOptions, out: Path, stage_dir: Path, started: float) ->
 
     t0 = time.perf_counter()
     code_digest = staged_code_digest(stage_dir)
-    if options.kind == "repair":
-        from codelog.publish.repairs import publish_repairs
+    try:
+        if options.kind == "repair":
+            from codelog.publish.repairs import publish_repairs
 
-        manifest = publish_repairs(scan, options, stage_dir, out, code_digest)
-    else:
-        manifest = group_and_publish(scan, options, stage_dir, out, code_digest)
+            manifest = publish_repairs(scan, options, stage_dir, out, code_digest)
+        else:
+            manifest = group_and_publish(scan, options, stage_dir, out, code_digest)
+    except duckdb.OutOfMemoryException as exc:
+        budget = options.memory_bytes / (1 << 20)
+        raise GroupingMemoryError(
+            f"the grouping stage ran out of memory: DuckDB's budget was {budget:,.0f} MiB "
+            f"and it could not spill further ({str(exc).splitlines()[0]}). Nothing was "
+            f"published; the staged parse in {stage_dir} is kept, and a re-run with a larger "
+            "--memory (or CODELOG_MEMORY), e.g. --memory 2GB, reuses it"
+        ) from None
     timings["group_and_write"] = time.perf_counter() - t0
     timings["total"] = time.perf_counter() - started
     return BuildReport(out=out, manifest=manifest, staged_reused=reused, seconds=timings)

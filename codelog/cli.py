@@ -196,6 +196,12 @@ def cli() -> None:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON on stdout.")
 @click.option(
+    "--memory",
+    help="DuckDB's budget for the grouping stage, e.g. 512MB or 2GB (at least 128MB); beyond "
+    "it the grouping spills to disk. Default: $CODELOG_MEMORY, else a quarter of the available "
+    "memory within 256-512MB.",
+)
+@click.option(
     "--kind",
     type=click.Choice(["solutions", "repair"]),
     default="solutions",
@@ -218,6 +224,7 @@ def build(
     license_id: str | None,
     wait: bool,
     as_json: bool,
+    memory: str | None,
 ) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
     import codelog
@@ -242,6 +249,7 @@ def build(
             kind=kind,
             license=license_id,
             wait=wait,
+            memory=memory,
             progress=show_progress(),
         )
     except KeyboardInterrupt as exc:
@@ -1083,7 +1091,10 @@ def _library_error(exc: Exception) -> str | None:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if len(text) > 300:  # DuckDB quotes whole values (a program's code) in some messages
         text = text[:300] + "…"
-    return f"{text} (`codelog verify DIR` checks a whole dataset)"
+    if storage_error(exc) is None and "parquet" in text.lower():
+        # a damaged data file: verify says which of the dataset's files are bad
+        return f"{text} (`codelog verify DIR` checks a whole dataset)"
+    return text
 
 
 def _error(message: str) -> None:

@@ -447,12 +447,43 @@ def _check_dialects(dialects: Dialects, where: str) -> None:
 
 
 def load_recipe(path: str | Path | None = None) -> Recipe:
-    """Load a recipe TOML file (the default recipe when `path` is None)."""
-    path = Path(path) if path is not None else DEFAULT_RECIPE
+    """Load a recipe TOML file, layered over the default recipe (the default when `path` is
+    None), and check every value: a bad one fails here, before a build reads anything.
+
+    A file holds only what it changes: a section it names is merged key by key over the
+    default's (a file with only `[rewards] wrong_answer = -0.2` keeps every status, grouping
+    rule and split of the default), and a section it leaves out is the default's. The
+    resolved recipe is what the manifest stores.
+    """
+    default = _read_toml(DEFAULT_RECIPE)
+    if path is None or Path(path).resolve() == DEFAULT_RECIPE.resolve():
+        return Recipe.from_dict(default, where=str(DEFAULT_RECIPE))
+    path = Path(path)
+    data = _read_toml(path)
+    layered = _layered(default, data)
+    layered["name"] = str(data.get("name", path.stem))
+    return Recipe.from_dict(layered, where=str(path))
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RecipeError(f"{path}: recipe file not found") from None
+    except IsADirectoryError:
+        raise RecipeError(f"{path}: is a directory, not a recipe file") from None
+    except UnicodeDecodeError as exc:
+        raise RecipeError(f"{path}: not UTF-8 text: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise RecipeError(f"{path}: not valid TOML: {exc}") from None
-    return Recipe.from_dict(data, where=str(path))
+
+
+def _layered(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    """`over` merged into `base`: tables key by key (recursively), everything else replaced."""
+    merged = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(base.get(key), Mapping):
+            merged[key] = _layered(base[key], value)
+        else:
+            merged[key] = value
+    return merged

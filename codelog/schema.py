@@ -148,6 +148,8 @@ REPAIR = pa.schema(
     [
         ("problem_id", pa.string()),
         ("language", pa.string()),
+        ("dialect", pa.string()),  # python2 / python3, or null; a trajectory never mixes them
+        ("split", pa.string()),  # train / test, by problem (codelog.group.split)
         ("user_id", pa.string()),
         ("step", pa.int64()),  # t: the user's attempts before this one (>= 1)
         ("context", pa.list_(ATTEMPT)),  # the attempts shown, oldest first (at most horizon - 1)

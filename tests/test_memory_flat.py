@@ -43,7 +43,9 @@ REFERENCE = {
 
 
 def reference_files(dataset: Path, seed: int, tmp: Path) -> dict[str, Path]:
-    from codelog.group.grouping import classify_sql, register_recipe_tables
+    from codelog.group.engine import run_steps
+    from codelog.group.grouping import classify_steps
+    from codelog.group.normalize import register_recipe_tables
     from codelog.recipe import load_recipe
 
     recipe = load_recipe()
@@ -51,7 +53,8 @@ def reference_files(dataset: Path, seed: int, tmp: Path) -> dict[str, Path]:
     register_recipe_tables(con, recipe)
     parts = dataset.parent / f".{dataset.name}.staging" / "parts" / "*.parquet"
     con.execute(f"CREATE VIEW staged AS SELECT * FROM read_parquet('{parts}')")
-    con.execute(f"CREATE TEMP TABLE fate AS {classify_sql('staged', recipe, seed)}")
+    run_steps(con, classify_steps("staged", recipe, seed))
+    con.execute("CREATE TABLE fate AS SELECT * FROM classified")
     problems = dataset / "problems.parquet"
     con.execute(f"CREATE TABLE splits AS SELECT problem_id, split FROM read_parquet('{problems}')")
     files = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import types
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,69 @@ def test_the_api_refuses_zero_workers(tmp_path):
 
     with pytest.raises(Exception, match="workers must be at least 1"):
         codelog.build(tmp_path / "d", workers=0)
+
+
+# --- a recipe file holds only what it changes (issue 22) ---------------------------------------
+
+
+def test_a_rewards_only_recipe_keeps_the_default_statuses_and_rules(tmp_path):
+    path = tmp_path / "rewards.toml"
+    path.write_text("[rewards]\nwrong_answer = -0.2\n")
+    recipe = load_recipe(path)
+    default = load_recipe()
+    assert recipe.name == "rewards"
+    assert dict(recipe.statuses) == dict(default.statuses)
+    assert recipe.rewards["wrong_answer"] == -0.2
+    assert {k: v for k, v in recipe.rewards.items() if k != "wrong_answer"} == {
+        k: v for k, v in default.rewards.items() if k != "wrong_answer"
+    }
+    assert recipe.grouping == default.grouping and recipe.split == default.split
+
+
+@pytest.mark.parametrize(
+    ("text", "section", "change"),
+    [
+        ("[rewards]\nwrong_answer = -0.2\n", "rewards", {"wrong_answer": -0.2}),
+        ("[grouping]\nmax_correct_per_problem = 3\n", "grouping", {"max_correct_per_problem": 3}),
+    ],
+)
+def test_a_partial_recipe_builds_the_default_with_that_section_changed(
+    tmp_path, text, section, change
+):
+    import dataclasses
+
+    import pyarrow.parquet as pq
+
+    from tests.conftest import build_sample
+
+    path = tmp_path / "partial.toml"
+    path.write_text(text)
+    default = load_recipe()
+    if section == "rewards":
+        changed = dataclasses.replace(
+            default, rewards=types.MappingProxyType({**default.rewards, **change})
+        )
+    else:
+        changed = dataclasses.replace(
+            default, grouping=dataclasses.replace(default.grouping, **change)
+        )
+    partial = build_sample(tmp_path / "partial", recipe=load_recipe(path), workers=1)
+    whole = build_sample(tmp_path / "whole", recipe=changed, workers=1)
+    for name in ("solutions.parquet", "rejects.parquet", "problems.parquet"):
+        assert pq.read_table(tmp_path / "partial" / name).equals(
+            pq.read_table(tmp_path / "whole" / name)
+        ), name
+    stored = partial.manifest["recipe"]
+    assert stored == {**whole.manifest["recipe"], "name": "partial"}  # the resolved recipe
+    assert partial.manifest["counts"]["rejects_by_reason"].get("unknown_status") is None
+
+
+def test_a_bad_value_in_a_partial_recipe_fails_before_any_parse(tmp_path):
+    path = tmp_path / "bad.toml"
+    path.write_text('[grouping]\ndedup = "fuzzy"\n')
+    result = CliRunner().invoke(
+        cli, ["build", "--recipe", str(path), "--out", str(tmp_path / "ds"), "--workers", "1"]
+    )
+    assert result.exit_code != 0
+    assert "[grouping] dedup must be 'ast', 'exact' or 'none'" in str(result.exception)
+    assert not (tmp_path / "ds").exists() and not (tmp_path / ".ds.staging").exists()

@@ -3,7 +3,8 @@ order, cut into COBALT-style partial trajectories (context = earlier attempts wi
 verdicts, target = the next attempt).
 
 Each rule is one named CTE, applied in this order:
-`normalized` (status -> outcome -> reward, as for solutions; no user id: `no_user`),
+`normalized` (the shared step, codelog.group.normalize: status -> outcome -> reward, dialect,
+id rules), `users` (no user id: `no_user`),
 `scored` (pass rate), `runs`/`numbered` (consecutive identical attempts fold into the first:
 `repeated_attempt`), `cut` (after the first accepted attempt: `after_accepted`; past the horizon:
 `beyond_horizon`), `rewarded` (each target's reward), `judged` (fewer than two attempts left:
@@ -21,13 +22,15 @@ Equal scores are ordered by md5(seed, user), so the seed decides between them.
 
 from __future__ import annotations
 
-from codelog.outcomes import UNSCORABLE
+from codelog.group.normalize import normalize_steps
 from codelog.recipe import Recipe
 from codelog.sql import literal
 
-_DEDUP_KEY = {"ast": "ast_hash", "exact": "code_hash", "none": "submission_id"}
 NO_CAP = 1 << 62
-_TRAJECTORY = "PARTITION BY problem_id, language, user_id"
+# A trajectory: one user's attempts at one problem in one language and dialect (a user moving
+# from Python 2 to Python 3 starts a new one: the step between them teaches the interpreter).
+_USER = "problem_id, language, dialect_key, user_id"
+_TRAJECTORY = f"PARTITION BY {_USER}"
 _BY_DATE = "ORDER BY date NULLS LAST, submission_id, seq"
 
 
@@ -38,49 +41,39 @@ def _uniform(seed: int, salt: str, column: str) -> str:
     )
 
 
-def repairs_sql(staged: str, recipe: Recipe, seed: int) -> str:
-    """A query giving every staged row its fate under the repair rules.
+def repairs_steps(staged: str, recipe: Recipe, seed: int) -> list[tuple[str, str]]:
+    """Steps (codelog.group.engine.run_steps) ending in `attempts`: every staged row's
+    fate under the repair rules, after the shared `normalized` step.
 
-    Columns: seq, submission_id, problem_id, language, user_id, outcome, reward (the recipe's),
-    is_correct, reason, detail (reason NULL: the target of a repair row), and for attempts of
-    kept trajectories: attempt, member_pos (0-based, in publishing order), pass_rate; for
-    targets also: step, context_len, best_pass_rate_before, reward_improve, repair_reward,
-    context_key, perturb (a perturbed copy is also published), shown_outcome, last_context_id.
+    `attempts` columns: seq, submission_id, problem_id, language, dialect, user_id, outcome,
+    reward (the recipe's), is_correct, reason, detail (reason NULL: the target of a repair
+    row), and for attempts of kept trajectories: attempt, member_pos (0-based, in publishing
+    order), pass_rate; for targets also: step, context_len, best_pass_rate_before,
+    reward_improve, repair_reward, context_key, perturb (a perturbed copy is also published),
+    shown_outcome, last_context_id.
     """
+    return [
+        *normalize_steps(staged, recipe, recipe.repairs.dedup),
+        ("attempts", _repairs_sql(recipe, seed)),
+    ]
+
+
+def _repairs_sql(recipe: Recipe, seed: int) -> str:
     r = recipe.repairs
-    key = _DEDUP_KEY[r.dedup]
     horizon, cap = int(r.horizon), int(r.max_trajectories_per_problem) or NO_CAP
     truncate = "TRUE" if r.long_trajectories == "truncate" else "FALSE"
     outcomes = "[" + ", ".join(literal(o) for o in sorted(recipe.rewards)) + "]"
     window = f"ROWS BETWEEN {horizon - 1} PRECEDING AND 1 PRECEDING"
     return f"""
-    WITH staged AS (
-        SELECT seq, submission_id, problem_id, language, user_id, status, date, syntax_ok,
-               accuracy, {key} AS dedup_key, reject_reason, reject_detail, origin
-        FROM {staged}
-    ),
-    normalized AS (
-        SELECT s.*, m.outcome, w.reward, m.outcome = 'accepted' AS is_correct,
-            CASE
-                WHEN s.reject_reason IS NOT NULL THEN s.reject_reason
-                WHEN m.outcome IS NULL THEN 'unknown_status'
-                WHEN m.outcome = '{UNSCORABLE}' THEN 'unscorable'
-                WHEN row_number() OVER ids > 1 THEN 'duplicate_submission_id'
-                WHEN s.user_id IS NULL THEN 'no_user'
-            END AS reason,
-            CASE
-                WHEN s.reject_reason IS NOT NULL THEN s.reject_detail
-                WHEN m.outcome IS NULL THEN 'status ' || coalesce('''' || s.status || '''', 'NULL')
-                    || ' is not in the recipe'
-                WHEN m.outcome = '{UNSCORABLE}' THEN 'judge-side status ''' || s.status || ''''
-                WHEN row_number() OVER ids > 1
-                    THEN 'submission id first seen at ' || coalesce(first_value(s.origin) OVER ids, '?')
-                WHEN s.user_id IS NULL THEN 'no user id: attempts cannot be put in a trajectory'
-            END AS detail
-        FROM staged s
-        LEFT JOIN status_map m USING (status)
-        LEFT JOIN reward_map w ON w.outcome = m.outcome
-        WINDOW ids AS (PARTITION BY s.submission_id ORDER BY s.seq)
+    WITH users AS (  -- dialect_key: the dialect, '' for none, so that USING joins match
+        SELECT * REPLACE (
+                CASE WHEN reason IS NULL AND user_id IS NULL THEN 'no_user' ELSE reason END
+                    AS reason,
+                CASE WHEN reason IS NULL AND user_id IS NULL
+                    THEN 'no user id: attempts cannot be put in a trajectory' ELSE detail END
+                    AS detail),
+            coalesce(dialect, '') AS dialect_key
+        FROM normalized
     ),
     scored AS (  -- the judge's passed/total when logged, else 1 if accepted and 0 if not
         SELECT *, CASE
@@ -91,7 +84,7 @@ def repairs_sql(staged: str, recipe: Recipe, seed: int) -> str:
                     THEN split_part(accuracy, '/', 1)::BIGINT / split_part(accuracy, '/', 2)::BIGINT
                 ELSE 0.0
             END AS pass_rate
-        FROM normalized WHERE reason IS NULL
+        FROM users WHERE reason IS NULL
     ),
     runs AS (  -- a run: consecutive attempts of one user with the same program
         SELECT *, sum(CASE WHEN coalesce(prev_key = dedup_key, FALSE) THEN 0 ELSE 1 END)
@@ -139,13 +132,13 @@ def repairs_sql(staged: str, recipe: Recipe, seed: int) -> str:
         )
     ),
     judged AS (  -- each trajectory: what is left of a user's attempts at a problem
-        SELECT problem_id, language, user_id, count(*) AS attempts,
+        SELECT problem_id, language, dialect_key, user_id, count(*) AS attempts,
             avg(repair_reward) AS score,  -- over its targets (a first attempt has none)
             CASE WHEN count(*) < 2 THEN 'single_attempt'
                  WHEN {"TRUE" if r.require_correct else "FALSE"} AND NOT bool_or(is_correct)
                      THEN 'no_correct'
             END AS trajectory_reason
-        FROM rewarded GROUP BY problem_id, language, user_id
+        FROM rewarded GROUP BY problem_id, language, dialect_key, user_id
     ),
     ranked AS (
         SELECT *, row_number() OVER (PARTITION BY problem_id, language
@@ -169,28 +162,29 @@ def repairs_sql(staged: str, recipe: Recipe, seed: int) -> str:
         QUALIFY row_number() OVER (PARTITION BY problem_id, language ORDER BY variance DESC, top) = 1
     ),
     selected AS (
-        SELECT t.problem_id, t.language, t.user_id, t.attempts,
+        SELECT t.problem_id, t.language, t.dialect_key, t.user_id, t.attempts,
             t.n_trajectories <= {cap} OR t.lo <= {cap} - b.top
                 OR t.lo > t.n_trajectories - b.top AS kept
         FROM ranked t LEFT JOIN best b USING (problem_id, language)
     ),
     members AS (  -- attempts of kept trajectories, in the order repair rows are published
         SELECT a.*, s.attempts,
-            row_number() OVER (ORDER BY a.problem_id, a.language, a.user_id, a.attempt) - 1
+            row_number() OVER (ORDER BY a.problem_id, a.language, a.dialect_key, a.user_id,
+                               a.attempt) - 1
                 AS member_pos
-        FROM rewarded a JOIN selected s USING (problem_id, language, user_id)
+        FROM rewarded a JOIN selected s USING ({_USER})
         WHERE s.kept
     )
-    SELECT seq, submission_id, problem_id, language, user_id, outcome, reward, is_correct,
-           reason, detail
-    FROM normalized WHERE reason IS NOT NULL
+    SELECT seq, submission_id, problem_id, language, dialect, user_id, outcome, reward,
+           is_correct, reason, detail
+    FROM users WHERE reason IS NOT NULL
     UNION ALL BY NAME
-    SELECT seq, submission_id, problem_id, language, user_id, outcome, reward, is_correct,
+    SELECT seq, submission_id, problem_id, language, dialect, user_id, outcome, reward, is_correct,
            'repeated_attempt' AS reason, 'same program as ' || run_first
                || ', the attempt just before it' AS detail
     FROM numbered WHERE copy > 1
     UNION ALL BY NAME
-    SELECT seq, submission_id, problem_id, language, user_id, outcome, reward, is_correct,
+    SELECT seq, submission_id, problem_id, language, dialect, user_id, outcome, reward, is_correct,
            cut_reason AS reason,
            CASE cut_reason WHEN 'after_accepted'
                THEN 'attempt ' || attempt || ', after the accepted attempt ' || first_accepted
@@ -198,8 +192,8 @@ def repairs_sql(staged: str, recipe: Recipe, seed: int) -> str:
            END AS detail
     FROM cut WHERE cut_reason IS NOT NULL
     UNION ALL BY NAME
-    SELECT a.seq, a.submission_id, a.problem_id, a.language, a.user_id, a.outcome, a.reward,
-           a.is_correct,
+    SELECT a.seq, a.submission_id, a.problem_id, a.language, a.dialect, a.user_id, a.outcome,
+           a.reward,           a.is_correct,
            coalesce(j.trajectory_reason, 'trajectory_cap') AS reason,
            CASE coalesce(j.trajectory_reason, 'trajectory_cap')
                WHEN 'single_attempt' THEN 'the user''s only attempt left at this problem'
@@ -207,11 +201,11 @@ def repairs_sql(staged: str, recipe: Recipe, seed: int) -> str:
                    || ' attempts is accepted'
                ELSE 'over the cap of {cap} trajectories per problem (max-variance down-sampling)'
            END AS detail
-    FROM rewarded a JOIN judged j USING (problem_id, language, user_id)
-    LEFT JOIN selected s USING (problem_id, language, user_id)
+    FROM rewarded a JOIN judged j USING ({_USER})
+    LEFT JOIN selected s USING ({_USER})
     WHERE j.trajectory_reason IS NOT NULL OR NOT s.kept
     UNION ALL BY NAME
-    SELECT seq, submission_id, problem_id, language, user_id, outcome, reward, is_correct,
+    SELECT seq, submission_id, problem_id, language, dialect, user_id, outcome, reward, is_correct,
            CASE WHEN attempt = 1 THEN 'first_attempt' END AS reason,
            CASE WHEN attempt = 1 THEN 'context of the trajectory''s ' || (attempts - 1)
                || ' repair row(s), never a target' END AS detail,

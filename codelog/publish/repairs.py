@@ -23,18 +23,27 @@ import pyarrow.compute as pc
 
 from codelog import schema
 from codelog.errors import CodelogError, EmptyResultError
-from codelog.group.grouping import register_recipe_tables
-from codelog.group.repairs import plan_sql, repairs_sql
+from codelog.group.engine import connect, run_steps
+from codelog.group.normalize import register_recipe_tables
+from codelog.group.repairs import plan_sql, repairs_steps
+from codelog.group.split import SplitResult, assign_splits
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.publish.manifest import build_manifest, file_entries, write_manifest
 from codelog.publish.spillsort import RunWriter, merge_runs
 from codelog.publish.tables import nothing_kept
-from codelog.publish.writer import ROW_GROUP_ROWS, ParquetSink, publishing, write_table
+from codelog.publish.writer import (
+    ROW_GROUP_ROWS,
+    ParquetSink,
+    publishing,
+    teed_by_split,
+    write_table,
+)
 from codelog.sql import literal
 
 KIND = "repair"
 TABLES = ("repairs", "rejects", "problems")
+SPLIT_FILES = {"train": "repairs-train.parquet", "test": "repairs-test.parquet"}
 ROWS_PER_FETCH = 8192
 
 # An attempt of a kept trajectory, as the members stream carries it.
@@ -42,6 +51,8 @@ MEMBER = pa.schema(
     [
         ("problem_id", pa.string()),
         ("language", pa.string()),
+        ("dialect", pa.string()),
+        ("split", pa.string()),
         ("user_id", pa.string()),
         ("submission_id", pa.string()),
         ("date", pa.int64()),
@@ -67,23 +78,22 @@ def publish_repairs(
     scratch = stage_dir / "scratch"
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir()
-    con = duckdb.connect()
+    con = connect(options.memory_bytes, scratch)
     try:
-        con.execute(f"SET memory_limit = '{options.memory_limit}'")
-        con.execute(f"SET temp_directory = {literal(scratch)}")
-        con.execute("SET preserve_insertion_order = false")
         register_recipe_tables(con, recipe)
         con.execute(
             "CREATE VIEW staged AS SELECT * FROM "
             f"read_parquet({literal(stage_dir / 'parts' / '*.parquet')})"
         )
-        con.execute(f"CREATE TABLE attempts AS {repairs_sql('staged', recipe, options.seed)}")
+        run_steps(con, repairs_steps("staged", recipe, options.seed))
+        split = _assign_splits(con, scan, options)
         # `fate` in the shape build_manifest counts: reason NULL = kept (a repair target)
         con.execute(
-            """CREATE TABLE fate AS SELECT *, CASE WHEN reason IS NOT NULL THEN row_number()
-                   OVER (PARTITION BY reason IS NULL ORDER BY reason, problem_id, submission_id, seq)
-                   - 1 END AS pos
-               FROM attempts"""
+            """CREATE TABLE fate AS SELECT a.*, CASE WHEN a.reason IS NOT NULL THEN row_number()
+                   OVER (PARTITION BY a.reason IS NULL
+                         ORDER BY a.reason, a.problem_id, a.submission_id, a.seq) - 1 END AS pos,
+                   CASE WHEN a.reason IS NULL THEN s.split END AS split
+               FROM attempts a LEFT JOIN splits s USING (problem_id)"""
         )
         empty = nothing_kept(con, "repair rows")
         if empty:  # before anything is written: the previous dataset, if any, stays
@@ -91,16 +101,27 @@ def publish_repairs(
         con.execute(f"CREATE TABLE plan AS {plan_sql('attempts')}")
         with publishing(out) as tmp:
             _write_rejects(con, tmp / "rejects.parquet", scratch)
-            _write_repairs(con, tmp / "repairs.parquet", scratch, recipe.repairs.horizon)
+            # 🤗 datasets maps splits to files: with a test split, each split also has its own
+            split_files = SPLIT_FILES if len(set(split.splits.values())) > 1 else {}
+            _write_repairs(
+                con,
+                tmp / "repairs.parquet",
+                {name: tmp / f for name, f in split_files.items()},
+                scratch,
+                recipe.repairs.horizon,
+            )
             con.register("source_problems", scan.problems)
             problems = con.sql(
-                "SELECT * FROM source_problems WHERE problem_id IN "
-                "(SELECT DISTINCT problem_id FROM fate WHERE reason IS NULL) ORDER BY problem_id"
+                "SELECT p.* REPLACE (s.split AS split) FROM source_problems p "
+                "JOIN splits s ON s.problem_id = p.problem_id ORDER BY p.problem_id"
             ).to_arrow_reader(ROWS_PER_FETCH)
             write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
-            manifest = repair_manifest(con, scan, options, code_digest)
+            manifest = repair_manifest(con, scan, options, code_digest, split)
+            manifest["split"]["files"] = dict(sorted(split_files.items()))
             (tmp / "README.md").write_text(repair_card(manifest), encoding="utf-8")
-            manifest["files"] = file_entries(tmp, [*(f"{t}.parquet" for t in TABLES), "README.md"])
+            manifest["files"] = file_entries(
+                tmp, [*(f"{t}.parquet" for t in TABLES), *split_files.values(), "README.md"]
+            )
             write_manifest(tmp, manifest)
     finally:
         con.close()
@@ -139,26 +160,35 @@ def _write_rejects(con: duckdb.DuckDBPyConnection, path: Path, scratch: Path) ->
     )
 
 
-def _write_repairs(con: duckdb.DuckDBPyConnection, path: Path, scratch: Path, horizon: int) -> None:
+def _write_repairs(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    split_paths: dict[str, Path],
+    scratch: Path,
+    horizon: int,
+) -> None:
     members = con.sql("SELECT count(*) FROM attempts WHERE member_pos IS NOT NULL").fetchall()[0][0]
     query = """
-        SELECT a.problem_id, a.language, a.user_id, a.submission_id, s.date, s.original_language,
-               s.status, a.outcome, s.accuracy, a.pass_rate, a.is_correct, s.syntax_ok, s.ast_hash,
-               a.reward, s.code, a.member_pos AS pos
-        FROM attempts a JOIN staged s USING (seq) WHERE a.member_pos IS NOT NULL
+        SELECT a.problem_id, a.language, a.dialect, p.split, a.user_id, a.submission_id, s.date,
+               s.original_language, s.status, a.outcome, s.accuracy, a.pass_rate, a.is_correct,
+               s.syntax_ok, s.ast_hash, a.reward, s.code, a.member_pos AS pos
+        FROM attempts a JOIN staged s USING (seq) JOIN splits p ON p.problem_id = a.problem_id
+        WHERE a.member_pos IS NOT NULL
     """
     window = _MemberWindow(_sorted_stream(con, query, MEMBER, members, scratch, "members"))
     sink = ParquetSink(path, schema.REPAIR)
+    splits = {name: ParquetSink(p, schema.REPAIR) for name, p in split_paths.items()}
     try:
         for plan in con.sql("SELECT * FROM plan ORDER BY pos").to_arrow_reader(ROWS_PER_FETCH):
             targets = plan.column("member_pos").to_numpy()
             window.load_through(int(targets.max()))
-            for batch in _repair_rows(window, plan).to_batches():
+            for batch in teed_by_split(_repair_rows(window, plan).to_batches(), splits):
                 sink.write(batch)
             # the next row's target is at least this batch's last (a perturbed copy shares it)
             window.drop_below(int(targets.max()) - (horizon - 1))
     finally:
-        sink.close()
+        for each in (sink, *splits.values()):
+            each.close()
 
 
 class _MemberWindow:
@@ -240,12 +270,41 @@ def _array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
 
 
+def _assign_splits(
+    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions
+) -> SplitResult:
+    """Table `splits` (problem_id, split) for the problems with a repair row: the same rule,
+    and so the same split, as a solutions build of the same problems (codelog.group.split)."""
+    kept = [
+        row[0]
+        for row in con.sql(
+            "SELECT DISTINCT problem_id FROM attempts WHERE reason IS NULL ORDER BY 1"
+        ).fetchall()
+    ]
+    spec = options.recipe.split
+    result = assign_splits(kept, scan.problem_clusters, spec.test_fraction, spec.seed)
+    rows = pa.table(
+        {
+            "problem_id": pa.array(list(result.splits), pa.string()),
+            "split": pa.array(list(result.splits.values()), pa.string()),
+        }
+    )
+    con.register("split_rows", rows)
+    con.execute("CREATE TABLE splits AS SELECT * FROM split_rows")
+    con.unregister("split_rows")
+    return result
+
+
 def repair_manifest(
-    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, code_digest: str
+    con: duckdb.DuckDBPyConnection,
+    scan: SourceScan,
+    options: BuildOptions,
+    code_digest: str,
+    split: SplitResult,
 ) -> dict[str, Any]:
     """The solutions manifest's provenance and accounting, with the repair kind's counts:
     rows_in = targets + rejects; repairs = targets + perturbed copies."""
-    base = build_manifest(con, scan, options, code_digest)
+    base = build_manifest(con, scan, options, code_digest, split)
     counts = base.pop("counts")
     repairs, perturbed = con.sql(
         "SELECT count(*), count(*) FILTER (WHERE perturbed) FROM plan"
@@ -283,6 +342,13 @@ def repair_manifest(
 _LICENCE = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
 
 
+def _split_data_files(manifest: dict[str, Any]) -> str:
+    files = manifest["split"].get("files") or {}
+    if not files:
+        return " repairs.parquet"
+    return "".join(f"\n  - split: {name}\n    path: {files[name]}" for name in ("train", "test"))
+
+
 def repair_card(manifest: dict[str, Any]) -> str:
     counts, r = manifest["counts"], manifest["recipe"]["repairs"]
     reasons = "\n".join(f"| {k} | {n:,} |" for k, n in counts["rejects_by_reason"].items())
@@ -291,7 +357,7 @@ def repair_card(manifest: dict[str, Any]) -> str:
     return f"""---
 configs:
 - config_name: repairs
-  data_files: repairs.parquet
+  data_files:{_split_data_files(manifest)}
   default: true
 - config_name: rejects
   data_files: rejects.parquet
@@ -316,6 +382,11 @@ horizon {r["horizon"]} ({r["long_trajectories"]}), at most
 - `rejects`: {counts["rejects"]:,} rows not a target, each with its `reason` (a kept
   trajectory's first attempt is `first_attempt`: context only).
 - `problems`: the problems with their plain-text `prompt`.
+
+Split by problem, as the solutions kind splits them: {manifest["split"]["problems"]["train"]:,}
+train and {manifest["split"]["problems"]["test"]:,} test problems,
+{manifest["split"]["solutions"]["train"]:,} and {manifest["split"]["solutions"]["test"]:,} targets;
+every attempt of a row shares its dialect.
 
 Rows in: {counts["rows_in"]:,} = targets + rejects. Input fingerprint `{manifest["input_fingerprint"][:16]}…`.
 

@@ -23,13 +23,21 @@ import pyarrow.parquet as pq
 
 from codelog import schema
 from codelog.errors import CodelogError, EmptyResultError
-from codelog.group.grouping import classify_sql, placed_sql, register_recipe_tables
+from codelog.group.engine import connect, run_steps
+from codelog.group.grouping import classify_steps, placed_sql
+from codelog.group.normalize import register_recipe_tables
 from codelog.group.split import SplitResult, assign_splits
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.publish.manifest import build_manifest, dataset_card, file_entries, write_manifest
 from codelog.publish.spillsort import POS, RunWriter, merge_runs
-from codelog.publish.writer import ROW_GROUP_ROWS, ParquetSink, publishing, write_table
+from codelog.publish.writer import (
+    ROW_GROUP_ROWS,
+    ParquetSink,
+    publishing,
+    teed_by_split,
+    write_table,
+)
 from codelog.sql import literal
 from codelog.stage.lint import lint_fields, lint_solutions
 
@@ -82,22 +90,24 @@ def group_and_publish(
     scratch = stage_dir / "scratch"  # DuckDB's spill files and our sort runs; a killed build's too
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir()
-    con = _connect(options, scratch)
+    con = connect(options.memory_bytes, scratch)
     try:
         register_recipe_tables(con, recipe)
         parts = stage_dir / "parts"
         con.execute(
             f"CREATE VIEW staged AS SELECT * FROM read_parquet({literal(parts / '*.parquet')})"
         )
-        fate = placed_sql(classify_sql("staged", recipe, options.seed))
-        # Not TEMP: the spill threads read it through cursors (connections of their own).
-        con.execute(f"CREATE TABLE classified AS {fate}")
+        steps = classify_steps("staged", recipe, options.seed)
+        run_steps(con, [*steps, ("placed", placed_sql("classified"))])
         split = _assign_splits(con, scan, options)
+        # Not TEMP: the spill threads read it through cursors (connections of their own).
         con.execute(
             "CREATE TABLE fate AS SELECT c.*, CASE WHEN c.reason IS NULL THEN s.split END AS split "
-            "FROM classified c LEFT JOIN splits s USING (problem_id)"
+            "FROM placed c LEFT JOIN splits s USING (problem_id)"
         )
-        con.execute("DROP TABLE classified")
+        for name, _ in steps:
+            con.execute(f"DROP TABLE {name}")
+        con.execute("DROP TABLE placed")
         layout = _layout(options)
         empty = nothing_kept(con)
         if empty:  # before anything is written: the previous dataset, if any, stays
@@ -180,15 +190,6 @@ def nothing_kept(con: duckdb.DuckDBPyConnection, what: str = "groups") -> str | 
     if example:
         message += f" (e.g. {example[0][0]}: {example[0][1]})"
     return message + "; nothing was published"
-
-
-def _connect(options: BuildOptions, scratch: Path) -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect()
-    con.execute(f"SET memory_limit = '{options.memory_limit}'")
-    con.execute(f"SET temp_directory = {literal(scratch)}")
-    # every query whose order matters says ORDER BY; the rest need not pay for keeping it
-    con.execute("SET preserve_insertion_order = false")
-    return con
 
 
 def _spill_runs(
@@ -292,21 +293,10 @@ def _write_merged(
         return
     sinks = {name: ParquetSink(p, table_schema) for name, p in split_paths.items()}
     try:
-        write_table(path, table_schema, _teed(batches, sinks))
+        write_table(path, table_schema, teed_by_split(batches, sinks))
     finally:
         for sink in sinks.values():
             sink.close()
-
-
-def _teed(
-    batches: Iterator[pa.RecordBatch], sinks: dict[str, ParquetSink]
-) -> Iterator[pa.RecordBatch]:
-    """`batches` unchanged, each also written, row by row, to the sink of its `split`."""
-    for batch in batches:
-        split = batch.column("split")
-        for name, sink in sinks.items():
-            sink.write(batch.filter(pc.equal(split, name)))
-        yield batch
 
 
 def _staged_tables(paths: list[Path], layout: _Layout) -> Iterator[pa.Table]:

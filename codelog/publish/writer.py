@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from codelog.files import (
@@ -129,3 +130,14 @@ def publishing(out: Path) -> Iterator[Path]:
             else:
                 os.replace(old, out)
         raise
+
+
+def teed_by_split(
+    batches: Iterable[pa.RecordBatch], sinks: dict[str, ParquetSink]
+) -> Iterator[pa.RecordBatch]:
+    """`batches` unchanged, each also written, row by row, to the sink of its `split`."""
+    for batch in batches:
+        split = batch.column("split")
+        for name, sink in sinks.items():
+            sink.write(batch.filter(pc.equal(split, name)))
+        yield batch

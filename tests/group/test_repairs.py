@@ -16,8 +16,9 @@ import pytest
 from codelog import schema
 from codelog.dataset.verify import verify_dataset
 from codelog.errors import RecipeError
-from codelog.group.grouping import register_recipe_tables
-from codelog.group.repairs import plan_sql, repairs_sql
+from codelog.group.engine import run_steps
+from codelog.group.normalize import register_recipe_tables
+from codelog.group.repairs import plan_sql, repairs_steps
 from codelog.publish.manifest import MANIFEST, file_entries
 from codelog.recipe import Recipe, load_recipe
 from tests.conftest import build_sample
@@ -33,6 +34,8 @@ def attempt(sid, user, date, status, program, accuracy=None, problem="p1", synta
         "submission_id": sid,
         "problem_id": problem,
         "language": "Python",
+        "dialect": None,
+        "original_language": None,
         "user_id": user,
         "status": status,
         "date": date,
@@ -53,7 +56,7 @@ def fates(rows: list[dict], rcp: Recipe | None = None, seed: int = 0) -> dict[st
     register_recipe_tables(con, rcp)
     table = pa.Table.from_pylist([{"seq": i, **row} for i, row in enumerate(rows)])
     con.register("staged_rows", table)
-    con.execute(f"CREATE TABLE attempts AS {repairs_sql('staged_rows', rcp, seed)}")
+    run_steps(con, repairs_steps("staged_rows", rcp, seed))
     out = {
         r["submission_id"]: r
         for r in con.sql("SELECT * FROM attempts").to_arrow_table().to_pylist()
@@ -275,36 +278,78 @@ def rows_of(path: Path, user: str) -> list[dict]:
 
 
 def test_a_sample_trajectory_worked_out_by_hand(sample_repairs):
-    # metadata/p02400.csv, user u682357930 (AIZU, 5 tests):
-    #   s696469313 1454420020 Wrong Answer 3/5 -> s630696572 1454420221 Runtime Error 0/5
-    #   -> s617013490 1454466527 Accepted 5/5
-    step1, step2 = rows_of(sample_repairs.out, "u682357930")
-    assert [a["submission_id"] for a in step1["context"]] == ["s696469313"]
+    # metadata/p00002.csv, user u120970792 (AIZU, 1 test), all Python 3:
+    #   s390429649 Runtime Error 0/1 -> s755378658 Runtime Error 0/1 -> s301809292 Accepted 1/1
+    step1, step2 = rows_of(sample_repairs.out, "u120970792")
+    assert [a["submission_id"] for a in step1["context"]] == ["s390429649"]
     assert (step1["context"][0]["outcome"], step1["context"][0]["accuracy"]) == (
-        "wrong_answer",
-        "3/5",
+        "runtime_error",
+        "0/1",
     )
     assert (step1["submission_id"], step1["outcome"], step1["step"]) == (
-        "s630696572",
+        "s755378658",
         "runtime_error",
         1,
     )
-    assert step1["best_pass_rate_before"] == pytest.approx(0.6)
-    assert step1["reward_improve"] == 0.0  # 0/5 is worse than 3/5: no gain
+    assert step1["reward_improve"] == 0.0  # 0/1 again: no gain
     assert step1["reward"] == pytest.approx(-0.6)  # the runtime error's reward
 
-    assert [a["submission_id"] for a in step2["context"]] == ["s696469313", "s630696572"]
-    assert [a["pass_rate"] for a in step2["context"]] == pytest.approx([0.6, 0.0])
+    assert [a["submission_id"] for a in step2["context"]] == ["s390429649", "s755378658"]
     assert (step2["submission_id"], step2["outcome"], step2["pass_rate"]) == (
-        "s617013490",
+        "s301809292",
         "accepted",
         1.0,
     )
-    assert step2["best_pass_rate_before"] == pytest.approx(0.6)
-    assert step2["reward_improve"] == pytest.approx(0.4)  # 5/5 - 3/5
-    assert step2["reward"] == 1.0  # 1.0 + 0.4, clipped at reward_max
+    assert step2["reward_improve"] == pytest.approx(1.0)  # 1/1 - 0/1
+    assert step2["reward"] == 1.0  # 1.0 + 1.0, clipped at reward_max
     assert step2["context"][0]["code"] == step1["context"][0]["code"]
     assert step2["context"][1]["code"] == step1["code"]
+    assert {r["dialect"] for r in (step1, step2)} == {"python3"}
+
+
+def test_a_python2_attempt_is_never_context_for_python3(sample_repairs):
+    # metadata/p02400.csv, user u682357930: two Python 2 attempts (raw_input, print "..."),
+    # then an accepted Python 3 one. The default recipe keeps Python 3 only: the earlier
+    # attempts are rejected as `dialect`, and the lone Python 3 attempt makes no repair row.
+    assert rows_of(sample_repairs.out, "u682357930") == []
+    rejects = pq.read_table(sample_repairs.out / "rejects.parquet").to_pylist()
+    reasons = {r["submission_id"]: r["reason"] for r in rejects}
+    assert reasons["s696469313"] == reasons["s630696572"] == "dialect"
+    assert reasons["s617013490"] == "single_attempt"
+    repairs = pq.read_table(sample_repairs.out / "repairs.parquet").to_pylist()
+    assert {r["dialect"] for r in repairs} == {"python3"}
+    assert {a["submission_id"] for r in repairs for a in r["context"]}.isdisjoint(
+        r["submission_id"] for r in rejects if r["reason"] == "dialect"
+    )
+
+
+def test_a_trajectory_never_mixes_dialects(tmp_path):
+    both = dataclasses.replace(
+        load_recipe(),
+        dialects=dataclasses.replace(load_recipe().dialects, python=("python2", "python3")),
+        repairs=dataclasses.replace(load_recipe().repairs, require_correct=False),
+    )
+    report = build_sample(tmp_path / "both", kind="repair", recipe=both)
+    repairs = pq.read_table(report.out / "repairs.parquet").to_pylist()
+    assert {r["dialect"] for r in repairs} == {"python2", "python3"}
+    # u682357930's Python 2 pair is one trajectory; its Python 3 attempt is not in it
+    mine = rows_of(report.out, "u682357930")
+    assert [(r["submission_id"], r["dialect"]) for r in mine] == [("s630696572", "python2")]
+    assert [a["submission_id"] for a in mine[0]["context"]] == ["s696469313"]
+
+
+def test_test_problems_trajectories_are_in_the_test_split(sample_repairs, sample_dataset):
+    repairs = pq.read_table(sample_repairs.out / "repairs.parquet").to_pylist()
+    problems = pq.read_table(sample_dataset / "problems.parquet").to_pylist()
+    split_of = {p["problem_id"]: p["split"] for p in problems}
+    assert {r["split"] for r in repairs} == {"train", "test"}
+    # the same problem is held out in both kinds: a repair row never trains on a test problem
+    assert all(r["split"] == split_of[r["problem_id"]] for r in repairs if r["problem_id"] in split_of)
+    for split in ("train", "test"):
+        part = pq.read_table(sample_repairs.out / f"repairs-{split}.parquet").to_pylist()
+        assert [r["submission_id"] for r in part] == [
+            r["submission_id"] for r in repairs if r["split"] == split
+        ]
 
 
 def test_every_sample_row_is_a_target_or_a_reject(sample_repairs):
