@@ -18,7 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codelog import schema
-from codelog.group.grouping import classify_sql, register_recipe_tables
+from codelog.group.engine import run_steps
+from codelog.group.grouping import classify_steps
+from codelog.group.normalize import register_recipe_tables
 from codelog.recipe import Dialects, load_recipe
 from codelog.stage.ast_hash import parse_code
 
@@ -269,7 +271,8 @@ def classify(rows: list[dict], recipe, seed: int) -> dict[int, dict]:
     con = _connection()
     con.register("staged_rows", as_staged(rows))
     register_recipe_tables(con, recipe)
-    result = con.sql(classify_sql("staged_rows", recipe, seed)).fetchall()
+    run_steps(con, classify_steps("staged_rows", recipe, seed))
+    result = con.sql("SELECT * FROM classified").fetchall()
     names = ["seq", "submission_id", "problem_id", "language", "dialect", "outcome", "reward"]
     names += ["is_correct", "reason", "detail", "dup_count", "conflict_copies"]
     fates = [dict(zip(names, r, strict=True)) for r in result]
