@@ -28,8 +28,10 @@ def connect(memory_bytes: int, scratch: Path) -> duckdb.DuckDBPyConnection:
     con.execute(f"SET temp_directory = {literal(scratch)}")
     # every query whose order matters says ORDER BY; the rest need not pay for keeping it
     con.execute("SET preserve_insertion_order = false")
-    # codelog draws its own progress; DuckDB's bar would redraw into a piped log
-    con.execute("SET enable_progress_bar = false")
+    try:  # codelog draws its own progress; DuckDB's bar would redraw into a piped log
+        con.execute("SET enable_progress_bar = false")
+    except duckdb.InvalidInputException:
+        pass  # in Jupyter the bar is a widget (and unsetting it needs ipywidgets): harmless
     return con
 
 
