@@ -204,8 +204,9 @@ def print_summary(report: BuildReport) -> None:
     from rich.text import Text
 
     counts = report.manifest["counts"]
-    title = Text(f"codelog build → {report.out}")  # Text: a path may hold brackets
-    table = Table(title=title, show_header=True, header_style="bold")
+    # The path on a line of its own, never wrapped: a table title is cut to the table's width.
+    console.print(Text(f"codelog build → {report.out}"), soft_wrap=True)  # Text: brackets
+    table = Table(show_header=True, header_style="bold")
     table.add_column("what")
     table.add_column("rows", justify="right")
     table.add_row("rows in", f"{counts['rows_in']:,}")

@@ -408,7 +408,10 @@ def train(
     its group, and never samples or runs code, so this is not on-policy RL. Options left out
     come from the recipe's [train] section.
     """
+    from codelog.publish.manifest import read_manifest
     from codelog.recipe import load_recipe
+
+    read_manifest(dataset_dir)  # not a dataset: say so at once, before torch is imported
     from codelog.train.loop import train as run_train
     from codelog.train.report import print_summary
 

@@ -1,14 +1,17 @@
 """Progress bars and summary tables on stderr (rich), shared by the long-running commands.
 
 Manners, the same for every command: results on stdout, everything else (progress, summaries,
-warnings) on stderr through `console`; `--quiet` silences stderr but errors; a progress bar
-only on a terminal (and not with `--no-progress`); on a terminal tables take its width, piped
-or redirected they take the width they need, never cut to 80 columns.
+warnings) on stderr through `console`; `--quiet` silences stderr but errors; long work shows
+a progress bar on a terminal and, piped or redirected into a log, a line every
+`LOG_EVERY_S` seconds with the count, rate and ETA (`--no-progress` silences both); on a
+terminal tables take its width, piped or redirected they take the width they need, never cut
+to 80 columns.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from typing import TextIO
 
 from rich.console import Console
@@ -49,11 +52,16 @@ def configure(*, quiet: bool = False, progress: bool | None = None) -> None:
 
 
 def show_progress() -> bool:
-    """Whether a progress bar should be drawn."""
+    """Whether progress should be shown (a bar on a terminal, periodic lines in a log)."""
     if console.quiet:
         return False
     choice = _progress_choice[0]
-    return console.is_terminal if choice is None else choice
+    return True if choice is None else choice
+
+
+def bars() -> bool:
+    """A redrawn bar (a terminal, or --progress forced it), else periodic lines."""
+    return console.is_terminal or _progress_choice[0] is True
 
 
 def result_console() -> Console:
@@ -87,8 +95,91 @@ class RateColumn(ProgressColumn):
         return Text(f"{task.completed / elapsed:,.0f} {self.unit}/s", style="progress.data.speed")
 
 
-def rate_progress(unit: str = "rows", *, disable: bool = False) -> Progress:
-    """A bar with done/total counts, percent, rate, elapsed and remaining time."""
+LOG_EVERY_S = 30.0
+
+
+class LogProgress:
+    """Progress for a log file or a pipe: every LOG_EVERY_S seconds one line per task with
+    done/total, percent, rate and ETA; nothing redrawn. Takes the calls rich's Progress
+    takes from codelog (add_task, advance, update)."""
+
+    def __init__(self, unit: str, every: float | None = None):
+        self.unit = unit
+        self.every = LOG_EVERY_S if every is None else every
+        self._tasks: list[dict] = []
+        self._last = 0.0
+
+    def __enter__(self) -> LogProgress:
+        self._last = time.monotonic()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def add_task(self, description: str, total: float | None = None, **_: object) -> int:
+        self._tasks.append(
+            {"description": description, "total": total, "done": 0, "start": time.monotonic()}
+        )
+        return len(self._tasks) - 1
+
+    def advance(self, task_id: int, advance: float = 1) -> None:
+        self.update(task_id, advance=advance)
+
+    def update(
+        self,
+        task_id: int,
+        *,
+        total: float | None = None,
+        completed: float | None = None,
+        advance: float | None = None,
+        description: str | None = None,
+        **fields: object,
+    ) -> None:
+        task = self._tasks[task_id]
+        if "stats" in fields:  # the trainer's loss and reward figures
+            task["stats"] = fields["stats"]
+        if total is not None:
+            task["total"] = total
+        if completed is not None:
+            task["done"] = completed
+        if advance:
+            task["done"] += advance
+        if description is not None:
+            task["description"] = description
+        now = time.monotonic()
+        if now - self._last >= self.every:
+            self._last = now
+            for each in self._tasks:
+                say(self._line(each, now), style="dim")
+
+    def _line(self, task: dict, now: float) -> str:
+        done, total = task["done"], task["total"]
+        elapsed = max(now - task["start"], 1e-9)
+        rate = done / elapsed
+        line = f"{task['description']}: {done:,.0f}"
+        if total:
+            line += f"/{total:,.0f} {self.unit} ({done / total:.0%})"
+        else:
+            line += f" {self.unit}"
+        line += f", {rate:,.0f} {self.unit}/s, {_clock(elapsed)} elapsed"
+        if total and rate > 0 and done < total:
+            line += f", ETA {_clock((total - done) / rate)}"
+        if task.get("stats"):
+            line += f"; {task['stats']}"
+        return line
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(int(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def rate_progress(unit: str = "rows", *, disable: bool = False) -> Progress | LogProgress:
+    """A bar with done/total counts, percent, rate, elapsed and remaining time on a terminal;
+    periodic lines with the same figures in a log (LogProgress)."""
+    if not disable and not bars():
+        return LogProgress(unit)
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

@@ -219,3 +219,18 @@ def test_loadable_by_hf_datasets(sample_dataset, loader, tmp_path, monkeypatch):
         )
         assert ds.num_rows == solutions.num_rows
     assert {"code", "reward", "is_correct", "problem_id", "split"} <= set(ds.column_names)
+
+
+def test_the_summary_names_a_long_out_path_whole_when_piped(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / ("a-long-directory-name-" * 4) / "codenet-python"
+    done = subprocess.run(
+        [sys.executable, "-m", "codelog.cli", "build", "--out", str(out), "--workers", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"codelog build → {out}\n" in done.stderr

@@ -1,5 +1,6 @@
 """The same manners on every command: results on stdout, chatter on stderr, --quiet silences
-the chatter, --no-progress the bars, no bar when stderr is not a terminal, tables never cut to
+the chatter, --no-progress the bars, no bar when stderr is not a terminal (periodic lines
+instead), tables never cut to
 80 columns when piped, --json where a summary is data."""
 
 from __future__ import annotations
@@ -38,6 +39,20 @@ def test_a_piped_build_draws_no_progress_bar_but_summarises(tmp_path):
     assert "parse" not in result.stderr and "rows/s 0:" not in result.stderr, "no bar"
     assert "solutions kept" in result.stderr and "done in" in result.stderr
     assert result.stdout == ""
+
+
+def test_a_piped_build_logs_a_periodic_progress_line(tmp_path, monkeypatch):
+    from codelog import progress
+
+    monkeypatch.setattr(progress, "LOG_EVERY_S", 0.0)  # every update: one line each
+    result = run("build", "--out", tmp_path / "ds", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stderr.splitlines() if line.startswith("parse: ")]
+    assert lines, result.stderr
+    assert "/1,609 rows (" in lines[-1] and "rows/s" in lines[-1] and "elapsed" in lines[-1]
+    assert "\r" not in result.stderr and "\x1b[" not in result.stderr  # nothing redrawn
+    quiet = run("build", "--out", tmp_path / "ds2", "--workers", "1", "--no-progress")
+    assert not [line for line in quiet.stderr.splitlines() if line.startswith("parse: ")]
 
 
 def test_progress_can_be_forced_on(tmp_path):
@@ -111,3 +126,21 @@ def test_a_piped_table_is_not_cut_to_80_columns(sample_dataset):
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
     )
     assert "submissions reaching dedup" in stats.stdout, "no cell cut with an ellipsis"
+
+
+def test_train_on_a_directory_that_is_no_dataset_says_so_before_loading_torch(tmp_path):
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from codelog.cli import cli\n"
+        f"result = CliRunner().invoke(cli, ['train', {str(tmp_path)!r}])\n"
+        "print(result.exception)\n"
+        "print('torch' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    message, torch_loaded = done.stdout.strip().splitlines()
+    assert message == (
+        f"{tmp_path}: not a codelog dataset (no manifest.json); make one with "
+        f"`codelog build --out {tmp_path}`"
+    )
+    assert torch_loaded == "False"

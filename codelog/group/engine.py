@@ -8,6 +8,7 @@ out of memory at a million rows under a budget of 128 MB.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,10 +29,10 @@ def connect(memory_bytes: int, scratch: Path) -> duckdb.DuckDBPyConnection:
     con.execute(f"SET temp_directory = {literal(scratch)}")
     # every query whose order matters says ORDER BY; the rest need not pay for keeping it
     con.execute("SET preserve_insertion_order = false")
-    try:  # codelog draws its own progress; DuckDB's bar would redraw into a piped log
+    # codelog draws its own progress; DuckDB's bar would redraw into a piped log. In Jupyter
+    # the bar is a widget, and unsetting it needs ipywidgets: harmless to leave there.
+    with contextlib.suppress(duckdb.InvalidInputException):
         con.execute("SET enable_progress_bar = false")
-    except duckdb.InvalidInputException:
-        pass  # in Jupyter the bar is a widget (and unsetting it needs ipywidgets): harmless
     return con
 
 

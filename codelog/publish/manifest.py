@@ -88,8 +88,19 @@ def read_manifest(path: str | Path) -> dict[str, Any]:
         raise DatasetError(f"{root}: no such dataset directory")
     manifest_path = root / MANIFEST
     if not manifest_path.exists():
+        beside = root.resolve().parent
+        started = [
+            beside / f".{root.resolve().name}.staging",
+            *beside.glob(f".{root.resolve().name}.tmp-*"),
+        ]
+        if any(p.exists() for p in started):  # a build of it began and did not publish
+            raise DatasetError(
+                f"{root}: not a complete dataset (no {MANIFEST}; a build of it was interrupted: "
+                f"re-run it, `codelog build --out {root}`, which reuses its staged parse)"
+            )
         raise DatasetError(
-            f"{root}: not a complete dataset (no {MANIFEST}; was the build interrupted?)"
+            f"{root}: not a codelog dataset (no {MANIFEST}); make one with "
+            f"`codelog build --out {root}`"
         )
     try:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))

@@ -7,6 +7,7 @@ re-runs only the SQL. A finished stage is swapped into place whole (tmp dir + re
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import hashlib
 import json
@@ -14,6 +15,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sys
 from collections.abc import Iterator
 from concurrent.futures import (
     ALL_COMPLETED,
@@ -213,18 +215,42 @@ def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:
     """
     previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=context,
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
-        )
-        for _ in range(workers):  # each submit spawns a worker while none is idle
-            pool.submit(int)
+        with _main_left_out():
+            pool = ProcessPoolExecutor(
+                max_workers=workers,
+                mp_context=context,
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )
+            for _ in range(workers):  # each submit spawns a worker while none is idle
+                pool.submit(int)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return pool
+
+
+@contextlib.contextmanager
+def _main_left_out() -> Iterator[None]:
+    """While workers spawn, hide the user's `__main__` from multiprocessing.
+
+    A spawned worker re-imports the parent's main module (as `__mp_main__`) unless it has no
+    `__spec__` name and no `__file__`: an unguarded script calling `codelog.build` would run
+    again in every worker (and a `python - <<EOF` script cannot be re-imported at all). The
+    workers need nothing from it: their function lives in codelog.stage.worker.
+    """
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {name: vars(main)[name] for name in ("__spec__", "__file__") if name in vars(main)}
+    main.__spec__ = None
+    vars(main).pop("__file__", None)
+    try:
+        yield
+    finally:
+        vars(main).pop("__spec__", None)
+        vars(main).update(saved)
 
 
 def die_with_parent(parent: int) -> None:

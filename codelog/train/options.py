@@ -17,6 +17,9 @@ from codelog.errors import CodelogError, RecipeError
 from codelog.recipe import Recipe, Train
 from codelog.train.advantages import ADVANTAGES
 
+# [train] keys whose command-line flag is not --key-with-dashes
+_FLAGS = {"learning_rate": "--lr"}
+
 # Options a resumed run may change: they do not alter what the next step computes.
 RESUMABLE = {"steps", "checkpoint_every", "eval_every", "keep_checkpoints"}
 
@@ -52,34 +55,39 @@ def resolve_recipe(recipe: Recipe, overrides: dict[str, Any]) -> Recipe:
     if unknown:
         raise RecipeError(f"unknown training option(s) {sorted(unknown)}")
     t = dataclasses.replace(recipe.train, **overrides)
-    problems = [
-        (t.algo not in ADVANTAGES, f"algo must be one of {sorted(ADVANTAGES)}, not {t.algo!r}"),
-        (t.group_size < 2, "group_size must be at least 2 (one correct and one incorrect)"),
-        (t.max_length < 16, "max_length must be at least 16 tokens"),
-        (t.token_reduction not in ("mean", "sum"), "token_reduction must be 'mean' or 'sum'"),
-        (t.reward not in ("reward", "reward_lint"), "reward must be 'reward' or 'reward_lint'"),
-        (t.steps < 1, "steps must be at least 1"),
-        (t.learning_rate is not None and not t.learning_rate > 0, "learning_rate must be positive"),
+    problems = [  # (bad, the [train] keys it is about, why)
+        (t.algo not in ADVANTAGES, ("algo",), f"must be one of {sorted(ADVANTAGES)}"),
+        (t.group_size < 2, ("group_size",), "must be at least 2 (one correct, one incorrect)"),
+        (t.max_length < 16, ("max_length",), "must be at least 16 tokens"),
+        (t.token_reduction not in ("mean", "sum"), ("token_reduction",), "must be mean or sum"),
+        (t.reward not in ("reward", "reward_lint"), ("reward",), "must be reward or reward_lint"),
+        (t.steps < 1, ("steps",), "must be at least 1"),
         (
-            t.warmup_steps < 0 or t.weight_decay < 0 or t.kl < 0,
-            "warmup_steps, weight_decay, kl must be >= 0",
+            t.learning_rate is not None and not t.learning_rate > 0,
+            ("learning_rate",),
+            "must be positive",
         ),
-        (t.max_grad_norm <= 0, "max_grad_norm must be positive"),
-        (t.grad_accum < 1 or t.batch_tokens < 1, "grad_accum and batch_tokens must be at least 1"),
-        (
-            t.lora_r < 0 or t.lora_alpha < 1,
-            "lora_r must be >= 0 (0 = full fine-tuning), lora_alpha >= 1",
-        ),
-        (t.precision not in ("auto", "bf16", "fp32"), "precision must be 'auto', 'bf16' or 'fp32'"),
-        (not 0 <= t.eval_fraction < 1, "eval_fraction must be in [0, 1)"),
-        (
-            t.checkpoint_every < 1 or t.eval_every < 0 or t.keep_checkpoints < 0,
-            "checkpoint_every must be >= 1, eval_every and keep_checkpoints >= 0",
-        ),
+        (t.warmup_steps < 0, ("warmup_steps",), "must be >= 0"),
+        (t.weight_decay < 0, ("weight_decay",), "must be >= 0"),
+        (t.kl < 0, ("kl",), "must be >= 0"),
+        (t.max_grad_norm <= 0, ("max_grad_norm",), "must be positive"),
+        (t.grad_accum < 1, ("grad_accum",), "must be at least 1"),
+        (t.batch_tokens < 1, ("batch_tokens",), "must be at least 1"),
+        (t.lora_r < 0, ("lora_r",), "must be >= 0 (0 = full fine-tuning)"),
+        (t.lora_alpha < 1, ("lora_alpha",), "must be at least 1"),
+        (t.precision not in ("auto", "bf16", "fp32"), ("precision",), "must be auto, bf16 or fp32"),
+        (not 0 <= t.eval_fraction < 1, ("eval_fraction",), "must be in [0, 1)"),
+        (t.checkpoint_every < 1, ("checkpoint_every",), "must be at least 1"),
+        (t.eval_every < 0, ("eval_every",), "must be >= 0"),
+        (t.keep_checkpoints < 0, ("keep_checkpoints",), "must be >= 0 (0 = keep all)"),
     ]
-    for bad, message in problems:
+    for bad, keys, why in problems:
         if bad:
-            raise RecipeError(f"[train] {message}")
+            key = keys[0]
+            value = getattr(t, key)
+            if key in overrides:  # the user typed it: name the flag, not the recipe key
+                raise RecipeError(f"{_FLAGS.get(key, '--' + key.replace('_', '-'))} {value}: {why}")
+            raise RecipeError(f"[train] {key} = {value!r}: {why}")
     if t.learning_rate is None:
         lr = 3e-3 if t.model == "tiny" and not t.lora_r else 1e-4 if t.lora_r else 1e-5
         t = dataclasses.replace(t, learning_rate=lr)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codelog.progress import console
+from codelog.progress import LogProgress, bars, console
 from codelog.train.options import TrainingError
 
 REPORTERS = {"tensorboard", "wandb"}
@@ -160,7 +160,11 @@ class ProgressBar:
 
     def __init__(self, enabled: bool, start: int, total: int):
         self.progress = None
-        if enabled:
+        if enabled and not bars():  # piped or logged: a line every LOG_EVERY_S seconds
+            self.progress = LogProgress("steps")
+            self.task = self.progress.add_task("train", total=total)
+            self.progress.update(self.task, completed=start)
+        elif enabled:
             from rich.progress import (
                 BarColumn,
                 MofNCompleteColumn,
@@ -189,6 +193,8 @@ class ProgressBar:
             self.progress.update(self.task, completed=step, stats=stats)
 
     def close(self) -> None:
+        if isinstance(self.progress, LogProgress):
+            return
         if self.progress:
             self.progress.stop()
 

@@ -65,8 +65,20 @@ def test_dataset_missing_a_table_is_refused(tmp_path, no_model_loads):
 
 
 def test_bad_option_is_a_recipe_error_naming_the_option(synthetic, tmp_path, no_model_loads):
-    with pytest.raises(RecipeError, match="algo must be one of"):
+    with pytest.raises(RecipeError, match=r"^--algo ppo: must be one of \['exp'"):
         run(synthetic, tmp_path / "run", algo="ppo")
+    with pytest.raises(RecipeError, match=r"^--lr -1.0: must be positive"):
+        run(synthetic, tmp_path / "run", learning_rate=-1.0)
+
+
+def test_a_bad_recipe_value_names_the_recipe_key(tmp_path):
+    from codelog.recipe import load_recipe
+    from codelog.train.options import resolve_recipe
+
+    path = tmp_path / "r.toml"
+    path.write_text("[train]\ngroup_size = 1\n")
+    with pytest.raises(RecipeError, match=r"^\[train\] group_size = 1: must be at least 2"):
+        resolve_recipe(load_recipe(path), {})
 
 
 # --- the data side -----------------------------------------------------------------------------
