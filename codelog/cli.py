@@ -1016,6 +1016,12 @@ def judge(
 )
 @click.option("--workers", type=int, help="Judging processes. Default: all cores.")
 @click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
+@click.option(
+    "--split",
+    type=click.Choice(["train", "test", "all"]),
+    help="A dataset benchmark (codenet:DIR of a built dataset): only this split's problems "
+    "(test: the held-out ones). Default: all of them.",
+)
 @manners
 def eval_command(
     benchmark: str,
@@ -1033,6 +1039,7 @@ def eval_command(
     recipe: Path | None,
     workers: int | None,
     isolation: str,
+    split: str | None,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
     from codelog.execution.evaluate import run_eval
@@ -1057,6 +1064,7 @@ def eval_command(
         isolation=isolation,
         quiet=chatter.quiet,
         progress=show_progress(),
+        split=split,
     )
 
 
