@@ -220,3 +220,20 @@ def test_repair_sft_is_the_correct_targets(repairs, tmp_path):
     table = pl.read_parquet(repairs / "repairs.parquet").filter(pl.col("is_correct"))
     assert sorted(r["submission_id"] for r in rows) == sorted(table["submission_id"])
     assert [m["role"] for m in rows[0]["messages"]] == ["user", "assistant"]
+
+
+def test_the_hf_splits_carry_each_solutions_prompt(sample_dataset, tmp_path):
+    datasets = pytest.importorskip("datasets")
+    kto = export_dataset(sample_dataset, "kto", tmp_path / "kto")
+    for split in ("train", "test"):
+        loaded = datasets.load_dataset(
+            str(sample_dataset), split=split, cache_dir=str(tmp_path / "hf-cache")
+        )
+        exported = dict(
+            pl.read_parquet(kto.file(split)).select("submission_id", "prompt").iter_rows()
+        )
+        assert len(loaded) == len(exported)
+        for row in loaded:
+            # the prompt the exports and codelog's trainer use: prompt + code is the sequence
+            assert row["prompt"] == exported[row["submission_id"]]
+            assert row["prompt"].endswith(SEPARATOR) and row["split"] == split
