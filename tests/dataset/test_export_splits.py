@@ -237,3 +237,43 @@ def test_the_hf_splits_carry_each_solutions_prompt(sample_dataset, tmp_path):
             # the prompt the exports and codelog's trainer use: prompt + code is the sequence
             assert row["prompt"] == exported[row["submission_id"]]
             assert row["prompt"].endswith(SEPARATOR) and row["split"] == split
+
+
+def test_datasets_finds_both_splits_in_an_export_directory(sample_dataset, tmp_path):
+    datasets = pytest.importorskip("datasets")
+    report = export_dataset(sample_dataset, "dpo", tmp_path / "dpo")
+    loaded = datasets.load_dataset(str(tmp_path / "dpo"), cache_dir=str(tmp_path / "hf-cache"))
+    assert {name: len(rows) for name, rows in loaded.items()} == {
+        f.split: f.rows for f in report.files
+    }
+
+
+def test_trls_sft_trainer_trains_on_the_sft_export(sample_dataset, tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the tiny model is built, nothing downloaded
+    datasets = pytest.importorskip("datasets")
+    trl = pytest.importorskip("trl")
+    from codelog.train import data, models
+
+    export_dataset(sample_dataset, "sft", tmp_path / "sft")
+    train = datasets.load_dataset(
+        str(tmp_path / "sft"), split="train", cache_dir=str(tmp_path / "hf")
+    )
+    base = models.build_tiny(data.open_dataset(sample_dataset), tmp_path / "tiny", 4096, 0)
+    args = trl.SFTConfig(
+        output_dir=str(tmp_path / "out"),
+        max_steps=1,
+        per_device_train_batch_size=2,
+        report_to=[],
+        use_cpu=True,
+        bf16=False,
+        save_strategy="no",
+        max_length=1024,
+    )
+    trainer = trl.SFTTrainer(
+        model=str(base),
+        args=args,
+        train_dataset=train.select(range(4)),
+        processing_class=models.load_tokenizer(str(base)),
+    )
+    trainer.train()
+    assert trainer.state.global_step == 1
