@@ -7,7 +7,7 @@ The Python API, what the `codelog` command itself calls:
     report = codelog.build("datasets/codenet-python")             # the bundled sample
     con = codelog.open_dataset("datasets/codenet-python")          # DuckDB, views defined
     con.sql("SELECT * FROM groups ORDER BY reward_std DESC").show()
-    codelog.export("datasets/codenet-python", "dpo", "dpo.parquet")
+    codelog.export("datasets/codenet-python", "dpo", "dpo")  # dpo/train.parquet, dpo/test.parquet
     assert codelog.verify("datasets/codenet-python").ok
     print(codelog.stats("datasets/codenet-python").groups)
 
@@ -140,43 +140,64 @@ def export(
     format: str,
     out: PathLike,
     *,
+    split: str | None = None,
     max_pairs_per_problem: int = 32,
     seed: int = 0,
     chat: bool = False,
+    tests: str | None = None,
     problem_tests: Mapping[str, Mapping[str, Any]] | None = None,
     force: bool = False,
     verify: bool = False,
 ) -> ExportReport:
-    """Write the dataset as one Parquet file for another trainer.
+    """Write the dataset as Parquet for another trainer, one file per split.
 
     Args:
-        format: "dpo" (TRL prompt/chosen/rejected), "kto" (prompt/completion/label) or "verl".
-        out: the Parquet file. Never inside the dataset; an existing file is replaced only if
-            codelog wrote it, or with `force`.
+        format: "dpo" (TRL prompt/chosen/rejected), "kto" (prompt/completion/label), "sft"
+            (prompt/completion, or messages with `chat`), "grpo" (prompt-only, one row per
+            problem, for `codelog.execution.trl_reward.CodeReward`), "verl" (one row per
+            problem, its tests the ground truth) or "verl-solutions" (one row per solution).
+        out: a directory, which gets `train.parquet` and `test.parquet` (or `<split>.parquet`
+            with `split`), or a `.parquet` file, which holds the one `split` named. Never
+            inside the dataset; an existing file is replaced only if codelog wrote it, or with
+            `force`.
+        split: "train", "test" or "all" (both in one file, by name only). Default: train and
+            test, a file each.
         max_pairs_per_problem: dpo pairs per group, at most. seed: which dpo pairs.
-        chat: dpo/kto as TRL's conversational format (lists of messages) for instruct models;
+        chat: TRL's conversational format (lists of messages) for instruct models;
             plain-string prompts end with the trainer's separator so TRL's concatenation
             tokenizes as codelog's trainer does.
-        problem_tests: verl only: problem_id -> tests and limits
-            (`codelog.execution.verl_reward.problem_spec`), merged into each row's ground truth
-            so `codelog.execution.verl_reward.compute_score` can run rollouts.
+        tests: grpo/verl/verl-solutions: where each problem's tests come from (codenet, codenet:DIR, a
+            problems .jsonl; default: the sample I/O of the dataset's own statements), unless
+            `problem_tests` gives them: problem_id -> tests and limits
+            (`codelog.execution.verl_reward.problem_spec`).
         verify: recompute the dataset's sha256s first (the cheap check always runs).
 
-    Returns an ExportReport (out, rows, groups, skipped_no_statement). Writing 0 rows is an
-    EmptyResultError saying why, and leaves `out` as it was.
+    Returns an ExportReport: `files`, one per split written (split, out, rows, groups,
+    problems, skipped_no_statement, skipped_no_tests), and `empty_splits`. A split named
+    with 0 rows is an EmptyResultError saying why, and leaves its file as it was.
     """
-    from codelog.dataset.export import export_dataset
-    from codelog.dataset.open import check_dataset
+    from codelog.dataset.export import NEEDS_TESTS, export_dataset
+    from codelog.dataset.open import check_dataset, read_manifest
     from codelog.files import local_path, writing
+    from codelog.publish.manifest import dataset_kind
 
     path, target = local_path(dataset, "dataset"), local_path(out, "out")
     if verify:
         check_dataset(path, full=True)
+    wants_tests = format in (*NEEDS_TESTS, "verl-solutions")
+    if problem_tests is None and wants_tests and dataset_kind(read_manifest(path)) != "repair":
+        # rollouts are scored by running them (codelog.execution): the rows carry the tests
+        from codelog.execution.testcases import load_problems
+        from codelog.execution.verl_reward import problem_spec
+
+        problems = load_problems(tests or f"codenet:{path}")
+        problem_tests = {pid: problem_spec(p) for pid, p in problems.items()}
     with writing(target):
         return export_dataset(
             path,
             format,  # type: ignore[arg-type]
             target,
+            split=split,  # type: ignore[arg-type]
             max_pairs_per_group=max_pairs_per_problem,
             seed=seed,
             force=force,

@@ -611,15 +611,24 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["dpo", "kto", "verl", "verifier-lists"]),
+    type=click.Choice(["dpo", "kto", "sft", "grpo", "verl", "verl-solutions", "verifier-lists"]),
     required=True,
-    help="Layout.",
+    help="Layout: dpo, kto, sft, grpo (TRL), verl (one row per problem), verl-solutions (one "
+    "row per solution), verifier-lists.",
 )
 @click.option(
     "--out",
-    type=LocalPath(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path),
     required=True,
-    help="Parquet file. An existing file is replaced only if codelog wrote it (or --force).",
+    help="Directory: gets train.parquet and test.parquet (or <split>.parquet with --split). "
+    "A FILE.parquet holds the one --split named. An existing file is replaced only if codelog "
+    "wrote it (or --force).",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["train", "test", "all"]),
+    help="Only this split's problems (all: train and test in one file). Default: train and "
+    "test, a file each.",
 )
 @click.option(
     "--max-pairs-per-problem",
@@ -651,12 +660,12 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
 @click.option(
     "--chat",
     is_flag=True,
-    help="dpo/kto: TRL's conversational format (user and assistant messages) for instruct "
-    "models, instead of plain strings.",
+    help="dpo/kto/grpo: TRL's conversational format (user and assistant messages) for "
+    "instruct models, instead of plain strings; sft: a `messages` column.",
 )
 @click.option(
     "--tests",
-    help="verl: where each problem's tests come from (codenet, codenet:DIR, a problems .jsonl). "
+    help="grpo/verl: where each problem's tests come from (codenet, codenet:DIR, a problems .jsonl). "
     "Default: the sample I/O of the dataset's own problem statements.",
 )
 @force_option
@@ -666,6 +675,7 @@ def export_command(
     dataset_dir: Path,
     fmt: str,
     out: Path,
+    split: str | None,
     max_pairs_per_problem: int,
     seed: int,
     list_size: str,
@@ -676,63 +686,75 @@ def export_command(
     force: bool,
     full_check: bool,
 ) -> None:
-    """Write a dataset as Parquet for other trainers: dpo/kto (TRL), verl, or candidate lists
-    for code verifiers (Aletheia-style: distinct pass rates, exactly one correct)."""
+    """Write a dataset as Parquet for other trainers, one file per split: dpo/kto/sft/grpo
+    (TRL), verl, or candidate lists for code verifiers (Aletheia-style: distinct pass rates,
+    exactly one correct)."""
     import codelog
     from codelog.progress import say, warn
 
     if full_check:
         _full_check(dataset_dir)
     if fmt == "verifier-lists":
+        from codelog.dataset.export import split_targets
         from codelog.dataset.open import check_dataset
         from codelog.dataset.verifier_lists import export_verifier_lists
         from codelog.files import check_output_file, writing
 
         check_dataset(dataset_dir)
-        check_output_file(out.resolve(), force=force, inputs=[dataset_dir.resolve()])
-        with writing(out):
-            lists = export_verifier_lists(
-                dataset_dir,
-                out,
-                list_size=list_size,
-                seed=seed,
-                lists_per_problem=lists_per_problem,
-                hard_similarity=hard_similarity,
+        targets = split_targets(out.resolve(), split)
+        for _, target in targets:
+            check_output_file(target, force=force, inputs=[dataset_dir.resolve()])
+        for name, target in targets:
+            with writing(target):
+                lists = export_verifier_lists(
+                    dataset_dir,
+                    target,
+                    list_size=list_size,
+                    seed=seed,
+                    lists_per_problem=lists_per_problem,
+                    hard_similarity=hard_similarity,
+                    split=name,
+                )
+            buckets = ", ".join(f"{n:,} {b}" for b, n in lists.by_bucket.items()) or "none"
+            sizes = ", ".join(f"{n:,} of {k}" for k, n in lists.by_size.items()) or "none"
+            say(
+                f"wrote {lists.lists:,} verifier lists of split {name} ({buckets}; sizes: "
+                f"{sizes}) from {lists.problems:,} problems → {lists.out}"
             )
-        buckets = ", ".join(f"{n:,} {b}" for b, n in lists.by_bucket.items()) or "none"
-        sizes = ", ".join(f"{n:,} of {k}" for k, n in lists.by_size.items()) or "none"
-        say(
-            f"wrote {lists.lists:,} verifier lists ({buckets}; sizes: {sizes}) from "
-            f"{lists.problems:,} problems → {lists.out}"
-        )
-        if lists.candidates_unscored:
-            warn(
-                f"{lists.candidates_unscored:,} incorrect solutions have no test count "
-                "(accuracy) and were not candidates"
-            )
+            if lists.candidates_unscored:
+                warn(
+                    f"{name}: {lists.candidates_unscored:,} incorrect solutions have no test "
+                    "count (accuracy) and were not candidates"
+                )
         return
-    problem_tests = None
-    if fmt == "verl":
-        # verl rollouts are scored by running them (codelog.execution.verl_reward): the rows
-        # carry each problem's tests.
-        from codelog.execution.testcases import load_problems
-        from codelog.execution.verl_reward import problem_spec
-
-        problems = load_problems(tests or f"codenet:{dataset_dir}")
-        problem_tests = {pid: problem_spec(p) for pid, p in problems.items()}
     report = codelog.export(
         dataset_dir,
         fmt,
         out,
+        split=split,
         max_pairs_per_problem=max_pairs_per_problem,
         seed=seed,
         chat=chat,
-        problem_tests=problem_tests,
+        tests=tests,
         force=force,
     )
-    say(f"wrote {report.rows:,} {fmt} rows from {report.groups:,} groups → {report.out}")
-    if report.skipped_no_statement:
-        warn(f"left out {report.skipped_no_statement:,} solutions whose problem has no statement")
+    for file in report.files:
+        held = "train and test problems" if file.split == "all" else f"{file.split} problems only"
+        say(
+            f"wrote {file.rows:,} {fmt} rows of split {file.split} ({held}; {file.problems:,} "
+            f"problems, {file.groups:,} groups) → {file.out}"
+        )
+        if file.skipped_no_statement:
+            warn(
+                f"{file.split}: left out {file.skipped_no_statement:,} solutions whose problem "
+                "has no statement"
+            )
+        if file.skipped_no_tests:
+            warn(
+                f"{file.split}: left out {file.skipped_no_tests:,} groups whose problem has no tests"
+            )
+    for name in report.empty_splits:
+        warn(f"split {name} has no {fmt} rows: {name}.parquet not written")
 
 
 @cli.command("eval-verifier")
@@ -1005,6 +1027,12 @@ def judge(
 )
 @click.option("--workers", type=int, help="Judging processes. Default: all cores.")
 @click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
+@click.option(
+    "--split",
+    type=click.Choice(["train", "test", "all"]),
+    help="A dataset benchmark (codenet:DIR of a built dataset): only this split's problems "
+    "(test: the held-out ones). Default: all of them.",
+)
 @manners
 def eval_command(
     benchmark: str,
@@ -1022,6 +1050,7 @@ def eval_command(
     recipe: Path | None,
     workers: int | None,
     isolation: str,
+    split: str | None,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
     from codelog.execution.evaluate import run_eval
@@ -1046,6 +1075,7 @@ def eval_command(
         isolation=isolation,
         quiet=chatter.quiet,
         progress=show_progress(),
+        split=split,
     )
 
 

@@ -57,7 +57,7 @@ def test_build_query_export_verify_stats(tmp_path):
     groups = con.sql("SELECT count(*) FROM groups").fetchall()[0][0]
     assert groups == report.manifest["counts"]["groups"] == 8
 
-    exported = codelog.export(tmp_path / "ds", "dpo", tmp_path / "dpo.parquet", seed=1)
+    exported = codelog.export(tmp_path / "ds", "dpo", tmp_path / "dpo.parquet", split="all", seed=1)
     assert exported.rows == pq.read_metadata(tmp_path / "dpo.parquet").num_rows > 0
 
     checked = codelog.verify(tmp_path / "ds")

@@ -78,7 +78,16 @@ def quiet_runs(dataset: Path, tmp_path: Path) -> dict[str, list[object]]:
         "build": ["build", "--out", tmp_path / "ds2", "--workers", "1"],
         "sql": ["sql", dataset, "SELECT count(*) AS n FROM groups", "-o", tmp_path / "n.csv"],
         "stats": ["stats", dataset],
-        "export": ["export", dataset, "--format", "kto", "--out", tmp_path / "kto.parquet"],
+        "export": [
+            "export",
+            dataset,
+            "--format",
+            "kto",
+            "--out",
+            tmp_path / "kto",
+            "--split",
+            "all",
+        ],
         "verify": ["verify", dataset],
         "convert": [*convert, "--out", tree / "e.jsonl"],
     }

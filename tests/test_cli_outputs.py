@@ -40,9 +40,9 @@ def dataset(sample_dataset, tmp_path) -> Path:
 def test_export_refuses_a_file_it_did_not_write(dataset, tmp_path):
     out = tmp_path / "mine.parquet"
     out.write_bytes(b"someone's file")
-    refused(run("export", dataset, "--format", "kto", "--out", out), "pass --force")
+    refused(run("export", dataset, "--format", "kto", "--out", out, "--split", "all"), "--force")
     assert out.read_bytes() == b"someone's file"
-    forced = run("export", dataset, "--format", "kto", "--out", out, "--force")
+    forced = run("export", dataset, "--format", "kto", "--out", out, "--split", "all", "--force")
     assert forced.exit_code == 0, forced.output
     assert OUTPUT_KEY in pq.read_schema(out).metadata
 
@@ -50,7 +50,9 @@ def test_export_refuses_a_file_it_did_not_write(dataset, tmp_path):
 def test_export_replaces_its_own_export_without_force(dataset, tmp_path):
     out = tmp_path / "dpo.parquet"
     for seed in ("1", "2"):
-        result = run("export", dataset, "--format", "dpo", "--out", out, "--seed", seed)
+        result = run(
+            "export", dataset, "--format", "dpo", "--out", out, "--split", "all", "--seed", seed
+        )
         assert result.exit_code == 0, result.output
 
 
@@ -58,7 +60,10 @@ def test_export_replaces_its_own_export_without_force(dataset, tmp_path):
 def test_export_never_writes_into_the_dataset_even_with_force(dataset, name):
     before = (dataset / "solutions.parquet").read_bytes()
     out = dataset / name
-    refused(run("export", dataset, "--format", "kto", "--out", out, "--force"), "lies inside")
+    refused(
+        run("export", dataset, "--format", "kto", "--out", out, "--split", "all", "--force"),
+        "lies inside",
+    )
     assert (dataset / "solutions.parquet").read_bytes() == before
     assert not (dataset / "new.parquet").exists()
 

@@ -95,11 +95,13 @@ def test_an_export_of_zero_rows_is_an_error_and_writes_nothing(sample_dataset, t
     manifest["files"] = file_entries(ds, manifest["files"])
     (ds / MANIFEST).write_text(json.dumps(manifest))
     out = tmp_path / "kto.parquet"
-    result = CliRunner().invoke(cli, ["export", str(ds), "--format", "kto", "--out", str(out)])
+    result = CliRunner().invoke(
+        cli, ["export", str(ds), "--format", "kto", "--out", str(out), "--split", "all"]
+    )
     assert result.exit_code == 1
     assert isinstance(result.exception, EmptyResultError)
     assert str(result.exception) == (
-        "0 kto rows to write (749 solutions in 8 groups; 749 left out because their problem "
+        "0 kto rows to write for split all (749 solutions in 8 groups; 749 left out because their problem "
         f"has no statement); {out} was not written"
     )
     assert not out.exists()

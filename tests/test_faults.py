@@ -455,7 +455,7 @@ def test_file_outputs_on_a_full_disk_are_one_error_line(small_disk, sample_datas
     out = tree / ("x.jsonl" if command == "convert" else "x.parquet")
     fill(small_disk, 0)
     args = {
-        "export": ["export", sample_dataset, "--format", "kto", "--out", out],
+        "export": ["export", sample_dataset, "--format", "kto", "--out", out, "--split", "all"],
         "sql": ["sql", sample_dataset, "SELECT * FROM solutions", "-o", out],
         "convert": ["convert", "--from", "junit", tree / JUNIT_REPORT.name, "--out", out],
     }[command]

@@ -1,4 +1,10 @@
-"""`codelog export`: a dataset as the Parquet tables other trainers read.
+"""`codelog export`: a dataset as the Parquet files other trainers read, one file per split.
+
+Splits. Every export writes the train and the test problems to different files: `out` is a
+directory and gets `train.parquet` and `test.parquet` (a split without rows is not written,
+and said so), or with `split` only that split's file (`all`: both in one file, asked for by
+name). An `out` ending in `.parquet` is one file and so needs `split`. Each file records its
+format and split in its Parquet metadata (`codelog.export`), and the report names both.
 
 - `dpo` (TRL DPOTrainer, standard format): prompt, chosen, rejected — a correct and an
   incorrect solution of the same group (problem, language and dialect). Per group at most
@@ -7,27 +13,32 @@
   without repeating one and uses every correct solution before any is used twice.
 - `kto` (TRL KTOTrainer, unpaired): prompt, completion, label — one row per solution,
   label = is_correct.
-- `verl` (verl's RL dataset format): one row per solution with data_source, prompt as chat
-  messages, ability = "code", reward_model and extra_info. Logged data has no tests to run, so
-  the "ground truth" a rule can score against is the judge's verdict on the logged response:
-  reward_model.ground_truth is a JSON string {"outcome", "reward", "is_correct"} and
-  extra_info carries the response itself (the solution's code) with its ids, outcome and reward.
-  A custom verl reward function for offline data reads both. Given each problem's tests
-  (`problem_tests`, as `codelog export --tests` does), the ground truth also carries them with
-  the limits and the recipe's reward per verdict, and
-  `codelog.execution.verl_reward.compute_score` runs a rollout's response against them in the
-  sandbox.
+- `sft` (TRL SFTTrainer): the accepted solutions as prompt, completion; with `chat`, as
+  `messages` (a user and an assistant message), TRL's conversational format.
+- `grpo` (TRL GRPOTrainer and other prompt-only trainers): one row per group — prompt,
+  problem_id, language, dialect, split — for problems with tests, which
+  `codelog.execution.trl_reward.CodeReward` runs the rollouts against.
+- `verl` (verl's RL dataset, as verl's own preprocessors write it): one row per group (the
+  unit verl rolls out): data_source, prompt as chat messages, ability = "code",
+  reward_model = {"style": "rule", "ground_truth": JSON string of the problem's tests, limits
+  and `rewards`, the recipe's reward of every CodeNet verdict} and extra_info {split, index,
+  problem_id, language, dialect, n_solutions, n_correct}.
+  `codelog.execution.verl_reward.compute_score` runs a rollout against the ground truth in
+  the sandbox. Problems without tests are left out and counted.
+- `verl-solutions`: one row per logged solution (for reward-model data, not RL rollouts): the
+  ground truth is the judge's verdict on the logged response {"outcome", "reward",
+  "is_correct"} (plus the tests when known), and extra_info carries the response with its ids.
 
 Prompts are problems.prompt through the dataset's recipe template (codelog.prompts), the
 same text `codelog train` conditions on, naming the group's dialect ("Python 3"). TRL joins a
-plain-string prompt and its completion as they are, so dpo and kto prompts end with the
-separator codelog's trainer puts between them (`codelog.prompts.SEPARATOR`, a newline): the
-tokens TRL trains on are the tokens codelog's trainer trains on. With `chat`, dpo and kto are
-TRL's conversational format instead (a user message, an assistant message; the tokenizer's chat
-template then decides what joins them), for instruct models. Solutions of a problem without a
-statement are left out and counted. Every export carries problem_id, dialect, split and
-submission ids, so a row can be traced back to `solutions` and a trainer can hold out the test
-problems. Files appear only when complete (temporary file, then rename).
+plain-string prompt and its completion as they are, so plain prompts end with the separator
+codelog's trainer puts between them (`codelog.prompts.SEPARATOR`, a newline): the tokens TRL
+trains on are the tokens codelog's trainer trains on. With `chat`, prompts are TRL's
+conversational format instead (the tokenizer's chat template then decides what joins them),
+for instruct models. Solutions of a problem without a statement are left out and counted.
+Every export carries problem_id, dialect and split (and submission ids where a row is a
+solution), so a row can be traced back to `solutions`. Files appear only when complete
+(temporary file, then rename).
 """
 
 from __future__ import annotations
@@ -45,26 +56,84 @@ import pyarrow.parquet as pq
 
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError, EmptyResultError
-from codelog.files import check_output_file, output_metadata
+from codelog.files import check_output_file, output_metadata, refuse_inputs
 from codelog.outcomes import CODENET_STATUSES
 from codelog.prompts import SEPARATOR, render_prompt
 from codelog.publish.manifest import dataset_kind
 from codelog.recipe import Recipe
 from codelog.sql import literal
 
-ExportFormat = Literal["dpo", "kto", "verl"]
-EXPORT_FORMATS: tuple[ExportFormat, ...] = ("dpo", "kto", "verl")
+ExportFormat = Literal["dpo", "kto", "sft", "grpo", "verl", "verl-solutions"]
+EXPORT_FORMATS: tuple[ExportFormat, ...] = ("dpo", "kto", "sft", "grpo", "verl", "verl-solutions")
+Split = Literal["train", "test", "all"]
+SPLITS: tuple[Split, ...] = ("train", "test", "all")
+DEFAULT_SPLITS: tuple[Split, ...] = ("train", "test")  # one file each: never mixed silently
+NEEDS_TESTS = ("grpo", "verl")  # rows a reward function scores by running the tests
+EXPORT_KEY = b"codelog.export"  # Parquet metadata: {"format", "split"}
 DEFAULT_MAX_PAIRS = 32
 BATCH_ROWS = 8192
 
 
 @dataclass(frozen=True)
-class ExportReport:
+class SplitExport:
+    """One written file: which split it holds and what went in."""
+
+    split: str
     out: Path
-    format: str
     rows: int
     groups: int  # groups with at least one exported row
+    problems: int
     skipped_no_statement: int  # solutions left out: their problem has no statement
+    skipped_no_tests: int = 0  # grpo/verl: groups left out, their problem has no tests
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    out: Path  # the file, or the directory holding one file per split
+    format: str
+    files: tuple[SplitExport, ...]
+    empty_splits: tuple[str, ...] = ()  # asked for by default, no rows: no file written
+
+    @property
+    def rows(self) -> int:
+        return sum(f.rows for f in self.files)
+
+    @property
+    def groups(self) -> int:
+        return sum(f.groups for f in self.files)
+
+    @property
+    def skipped_no_statement(self) -> int:
+        return sum(f.skipped_no_statement for f in self.files)
+
+    @property
+    def skipped_no_tests(self) -> int:
+        return sum(f.skipped_no_tests for f in self.files)
+
+    def file(self, split: str) -> Path:
+        return next(f.out for f in self.files if f.split == split)
+
+
+def split_targets(out: Path, split: str | None) -> list[tuple[str, Path]]:
+    """(split, file) for each file an export to `out` writes: `out/<split>.parquet` for each
+    of train and test (or only `split`), or `out` itself when it ends in .parquet, which
+    holds one split and so needs `split` named."""
+    if split is not None and split not in SPLITS:
+        raise CodelogError(f"unknown split {split!r}; one of {', '.join(SPLITS)}")
+    if out.suffix == ".parquet":
+        if split is None:
+            raise CodelogError(
+                f"--out {out}: one file holds one split: pass --split train, test or all (all: "
+                "the held-out problems too), or give --out a directory to get train.parquet "
+                "and test.parquet"
+            )
+        return [(split, out)]
+    if out.exists() and not out.is_dir():
+        raise CodelogError(
+            f"--out {out}: is a file; --out names a directory (train.parquet, test.parquet "
+            "in it) or, with --split, a .parquet file"
+        )
+    return [(s, out / f"{s}.parquet") for s in ((split,) if split else DEFAULT_SPLITS)]
 
 
 def export_dataset(
@@ -72,125 +141,208 @@ def export_dataset(
     fmt: ExportFormat,
     out: str | Path,
     *,
+    split: Split | None = None,
     max_pairs_per_group: int = DEFAULT_MAX_PAIRS,
     seed: int = 0,
     force: bool = False,
     chat: bool = False,
     problem_tests: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> ExportReport:
-    """Writes the `fmt` view of the dataset to the Parquet file `out` (`chat`: dpo and kto
-    as TRL's conversational format).
+    """Writes the `fmt` view of the dataset's `split` (default: train and test, a file each;
+    see `split_targets`) as Parquet (`chat`: prompts as TRL's conversational format).
 
-    verl: `problem_tests` maps problem_id -> what a reward function needs to run a response
-    (tests, limits, ...; `codelog.execution.verl_reward.problem_spec` makes it); it is merged
-    into each row's ground truth with `rewards`, the recipe's reward of every CodeNet verdict.
-    Without it the ground truth is the logged verdict alone.
+    `problem_tests` maps problem_id -> what a reward function needs to run a response (tests,
+    limits, ...; `codelog.execution.verl_reward.problem_spec` makes it). grpo and verl need
+    it: only problems in it get rows. verl merges it into each row's ground truth with
+    `rewards`, the recipe's reward of every CodeNet verdict (verl-solutions too, when given).
 
-    `out` may not lie inside the dataset; an existing `out` is replaced only when codelog
-    wrote it, or with `force` (codelog.files.check_output_file). Writing 0 rows is an
-    EmptyResultError saying why, and leaves `out` as it was."""
+    Outputs may not lie inside the dataset; an existing file is replaced only when codelog
+    wrote it, or with `force` (codelog.files.check_output_file). A split asked for by name
+    with 0 rows is an EmptyResultError saying why, and leaves its file as it was; by default
+    an empty split is skipped (`empty_splits`), and both empty is the error."""
     if fmt not in EXPORT_FORMATS:
         raise CodelogError(f"unknown export format {fmt!r}; one of {', '.join(EXPORT_FORMATS)}")
-    if chat and fmt == "verl":
-        raise CodelogError("--chat is for dpo and kto: verl's prompt is always chat messages")
+    if chat and fmt.startswith("verl"):
+        raise CodelogError("--chat is not for verl: verl's prompt is always chat messages")
     if max_pairs_per_group < 1:
         raise CodelogError("--max-pairs-per-problem must be at least 1")
     root = Path(dataset).resolve()
     manifest = read_manifest(root)
     recipe = Recipe.from_dict(manifest["recipe"], where=f"{root}/manifest.json recipe")
     out = Path(out).resolve()
-    check_output_file(out, force=force, inputs=[root])
-    if out.is_dir():
-        raise CodelogError(f"{out}: is a directory; --out names the Parquet file to write")
+    refuse_inputs(out, [root])
+    targets = split_targets(out, split)
+    for _, target in targets:
+        check_output_file(target, force=force, inputs=[root])
     if dataset_kind(manifest) == "repair":
-        from codelog.dataset.repair_export import export_repairs
-
-        rows, problems, skipped = export_repairs(root, manifest, recipe, fmt, out)
-        return ExportReport(out, fmt, rows, problems, skipped)
-
+        return _export_repairs(root, manifest, recipe, fmt, split, out, targets, chat)
+    if fmt in NEEDS_TESTS and problem_tests is None:
+        raise CodelogError(
+            f"{fmt} rows are scored by running each problem's tests: pass problem_tests "
+            "(codelog.export and `codelog export` load them from the dataset or --tests)"
+        )
     con = open_dataset(root)
     try:
         # plain strings end with the trainer's separator; chat messages leave it to the template
-        skipped = _register_prompts(
-            con, recipe.prompt.template, "" if chat or fmt == "verl" else SEPARATOR
+        _register_prompts(
+            con, recipe.prompt.template, "" if chat or fmt.startswith("verl") else SEPARATOR
         )
-        if fmt == "dpo":
-            query = dpo_sql(max_pairs_per_group, seed, chat)
-        elif fmt == "kto":
-            query = kto_sql(chat)
-        else:
-            _register_problem_tests(con, problem_tests or {}, recipe)
-            query = verl_sql(f"codelog/{manifest.get('source', 'unknown')}")
-        try:
-            rows = _write_atomically(con.sql(query).to_arrow_reader(BATCH_ROWS), out)
-        except EmptyResultError:
-            raise EmptyResultError(_why_empty(con, fmt, out, skipped)) from None
-        # Counted from the written file: cheaper than running the export query twice.
-        where = "extra_info." if fmt == "verl" else ""
-        groups = con.sql(
-            f"SELECT count(DISTINCT ({where}problem_id, {where}language, {where}dialect)) "
-            f"FROM read_parquet({literal(out)})"
-        ).fetchall()[0][0]
+        _register_problem_tests(con, problem_tests or {}, recipe)
+        query = _query(fmt, chat, max_pairs_per_group, seed, manifest)
+        written, empty = [], []
+        for name, target in targets:
+            con.execute(
+                "CREATE OR REPLACE TEMP VIEW picked AS SELECT * FROM solutions"
+                + ("" if name == "all" else f" WHERE split = {literal(name)}")
+            )
+            try:
+                written.append(_write_split(con, fmt, query, name, target))
+            except EmptyResultError as exc:
+                if split is not None:
+                    raise
+                empty.append((name, str(exc)))
+        if not written:
+            raise EmptyResultError("; ".join(why for _, why in empty))
     finally:
         con.close()
-    return ExportReport(out=out, format=fmt, rows=rows, groups=groups, skipped_no_statement=skipped)
+    return ExportReport(out, fmt, tuple(written), tuple(name for name, _ in empty))
 
 
-def _why_empty(con: duckdb.DuckDBPyConnection, fmt: str, out: Path, skipped: int) -> str:
-    solutions, groups = con.sql(
-        "SELECT count(*), count(DISTINCT (problem_id, language)) FROM solutions"
+def _export_repairs(
+    root: Path,
+    manifest: dict[str, Any],
+    recipe: Recipe,
+    fmt: str,
+    split: str | None,
+    out: Path,
+    targets: list[tuple[str, Path]],
+    chat: bool,
+) -> ExportReport:
+    from codelog.dataset.repair_export import export_repairs
+
+    written, empty = [], []
+    for name, target in targets:
+        meta = {EXPORT_KEY: json.dumps({"format": fmt, "split": name}).encode()}
+        try:
+            counts = export_repairs(root, manifest, recipe, fmt, name, target, chat, meta)
+        except EmptyResultError as exc:
+            if split is not None:
+                raise
+            empty.append((name, str(exc)))
+            continue
+        written.append(SplitExport(name, target, *counts))
+    if not written:
+        raise EmptyResultError("; ".join(why for _, why in empty))
+    return ExportReport(out, fmt, tuple(written), tuple(name for name, _ in empty))
+
+
+def _query(fmt: str, chat: bool, max_pairs: int, seed: int, manifest: Mapping[str, Any]) -> str:
+    source = f"codelog/{manifest.get('source', 'unknown')}"
+    if fmt == "dpo":
+        return dpo_sql(max_pairs, seed, chat)
+    if fmt == "kto":
+        return kto_sql(chat)
+    if fmt == "sft":
+        return sft_sql(chat)
+    if fmt == "grpo":
+        return grpo_sql(chat)
+    if fmt == "verl":
+        return verl_sql(source)
+    return verl_solutions_sql(source)
+
+
+def _write_split(
+    con: duckdb.DuckDBPyConnection, fmt: str, query: str, split: str, out: Path
+) -> SplitExport:
+    skipped = con.sql(
+        f"SELECT count(*) FROM picked s WHERE NOT EXISTS (SELECT 1 FROM prompts p "
+        f"WHERE {_SAME_GROUP})"
+    ).fetchall()[0][0]
+    untested = 0
+    if fmt in NEEDS_TESTS:
+        untested = con.sql(
+            "SELECT count(DISTINCT (problem_id, language, dialect)) FROM picked s "
+            "WHERE problem_id NOT IN (SELECT problem_id FROM problem_tests)"
+        ).fetchall()[0][0]
+    meta = {EXPORT_KEY: json.dumps({"format": fmt, "split": split}).encode()}
+    try:
+        rows = _write_atomically(con.sql(query).to_arrow_reader(BATCH_ROWS), out, meta)
+    except EmptyResultError:
+        raise EmptyResultError(_why_empty(con, fmt, split, out, skipped, untested)) from None
+    # Counted from the written file: cheaper than running the export query twice.
+    where = "extra_info." if fmt.startswith("verl") else ""
+    groups, problems = con.sql(
+        f"SELECT count(DISTINCT ({where}problem_id, {where}language, {where}dialect)), "
+        f"count(DISTINCT {where}problem_id) FROM read_parquet({literal(out)})"
     ).fetchall()[0]
-    why = [f"{solutions:,} solutions in {groups:,} groups"]
+    return SplitExport(split, out, rows, groups, problems, skipped, untested)
+
+
+def _why_empty(
+    con: duckdb.DuckDBPyConnection, fmt: str, split: str, out: Path, skipped: int, untested: int
+) -> str:
+    solutions, groups = con.sql(
+        "SELECT count(*), count(DISTINCT (problem_id, language, dialect)) FROM picked"
+    ).fetchall()[0]
+    which = "" if split == "all" else f" of split {split}"
+    why = [f"{solutions:,} solutions in {groups:,} groups{which}"]
     if skipped:
         why.append(f"{skipped:,} left out because their problem has no statement")
+    if untested:
+        why.append(f"{untested:,} groups left out because their problem has no tests")
     if fmt == "dpo":
         why.append("dpo needs a group with a correct and an incorrect solution")
-    return f"0 {fmt} rows to write ({'; '.join(why)}); {out} was not written"
+    if fmt == "sft":
+        why.append("sft needs a correct solution")
+    return f"0 {fmt} rows to write for split {split} ({'; '.join(why)}); {out} was not written"
 
 
-def _register_prompts(con: duckdb.DuckDBPyConnection, template: str, separator: str) -> int:
+def _register_prompts(con: duckdb.DuckDBPyConnection, template: str, separator: str) -> None:
     """Registers table `prompts(problem_id, language, dialect, prompt)`, rendered in Python by
     the one render_prompt (one row per group: few, even on full CodeNet) and ended with
-    `separator`. Returns how many solutions have no statement to render."""
+    `separator`; groups whose problem has no statement have no row."""
     groups = con.sql(
         """
-        SELECT g.problem_id, g.language, g.dialect, p.prompt AS statement, g.n_solutions
-        FROM (SELECT problem_id, language, dialect, count(*) AS n_solutions
-              FROM solutions GROUP BY ALL) g
+        SELECT g.problem_id, g.language, g.dialect, p.prompt AS statement
+        FROM (SELECT DISTINCT problem_id, language, dialect FROM solutions) g
         LEFT JOIN problems p USING (problem_id)
+        WHERE p.prompt IS NOT NULL AND p.prompt <> ''
         ORDER BY g.problem_id, g.language, g.dialect
         """
     ).fetchall()
-    kept = [g for g in groups if g[3]]
-    skipped = sum(g[4] for g in groups if not g[3])
     con.register(
         "prompts",
         pa.table(
             {
-                "problem_id": pa.array([g[0] for g in kept], pa.string()),
-                "language": pa.array([g[1] for g in kept], pa.string()),
-                "dialect": pa.array([g[2] for g in kept], pa.string()),
+                "problem_id": pa.array([g[0] for g in groups], pa.string()),
+                "language": pa.array([g[1] for g in groups], pa.string()),
+                "dialect": pa.array([g[2] for g in groups], pa.string()),
                 "prompt": pa.array(
-                    [render_prompt(template, s, lang, d) + separator for _, lang, d, s, _ in kept],
+                    [render_prompt(template, s, lang, d) + separator for _, lang, d, s in groups],
                     pa.string(),
                 ),
             }
         ),
     )
-    return skipped
 
 
-# A solution's prompt: its group's (dialect NULL for languages without dialects).
-_JOIN_PROMPTS = """JOIN prompts p ON p.problem_id = s.problem_id AND p.language = s.language
+# A solution's (or group's) prompt: its group's (dialect NULL for languages without dialects).
+_SAME_GROUP = """p.problem_id = s.problem_id AND p.language = s.language
         AND p.dialect IS NOT DISTINCT FROM s.dialect"""
+_JOIN_PROMPTS = f"JOIN prompts p ON {_SAME_GROUP}"
 
 
 def _message(role: str, content: str) -> str:
     return f"[{{'role': '{role}', 'content': {content}}}]"
 
 
+def _messages(*turns: tuple[str, str]) -> str:
+    return "[" + ", ".join(f"{{'role': '{r}', 'content': {c}}}" for r, c in turns) + "]"
+
+
 def dpo_sql(max_pairs_per_group: int, seed: int, chat: bool = False) -> str:
-    """Pairs within a group; `side` numbers each side's solutions in a seeded order from 0."""
+    """Pairs within a group of `picked`; `side` numbers each side's solutions in a seeded
+    order from 0."""
     cap, seed = int(max_pairs_per_group), int(seed)
     if chat:
         texts = (
@@ -209,7 +361,7 @@ def dpo_sql(max_pairs_per_group: int, seed: int, chat: bool = False) -> str:
                    PARTITION BY s.problem_id, s.language, s.dialect, s.is_correct
                    ORDER BY md5('{seed}:' || s.submission_id), s.submission_id
                ) - 1 AS r
-        FROM solutions s {_JOIN_PROMPTS}
+        FROM picked s {_JOIN_PROMPTS}
     ),
     sizes AS (
         SELECT g, any_value(problem_id) AS problem_id, any_value(language) AS language,
@@ -245,8 +397,62 @@ def kto_sql(chat: bool = False) -> str:
     return f"""
     SELECT {texts}, s.is_correct AS label,
            s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.outcome, s.reward
-    FROM solutions s {_JOIN_PROMPTS}
+    FROM picked s {_JOIN_PROMPTS}
     ORDER BY s.problem_id, s.language, s.submission_id
+    """
+
+
+def sft_sql(chat: bool = False) -> str:
+    """The accepted solutions: what TRL's SFTTrainer reads (prompt-completion, or
+    conversational `messages`)."""
+    if chat:
+        texts = f"{_messages(('user', 'p.prompt'), ('assistant', 's.code'))} AS messages"
+    else:
+        texts = "p.prompt, s.code AS completion"
+    return f"""
+    SELECT {texts},
+           s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.reward
+    FROM picked s {_JOIN_PROMPTS}
+    WHERE s.is_correct
+    ORDER BY s.problem_id, s.language, s.dialect NULLS FIRST, s.submission_id
+    """
+
+
+# One row per group of `picked` whose problem has tests: the unit an online trainer rolls out.
+_GROUPS = f"""
+    SELECT s.problem_id, s.language, s.dialect, any_value(s.split) AS split,
+           count(*) AS n_solutions, count(*) FILTER (WHERE s.is_correct) AS n_correct,
+           any_value(p.prompt) AS prompt, any_value(pt.spec) AS spec
+    FROM picked s {_JOIN_PROMPTS}
+    JOIN problem_tests pt ON pt.problem_id = s.problem_id
+    GROUP BY s.problem_id, s.language, s.dialect
+"""
+
+
+def grpo_sql(chat: bool = False) -> str:
+    prompt = _message("user", "g.prompt") if chat else "g.prompt"
+    return f"""
+    SELECT {prompt} AS prompt, g.problem_id, g.language, g.dialect, g.split
+    FROM ({_GROUPS}) g
+    ORDER BY g.problem_id, g.language, g.dialect NULLS FIRST
+    """
+
+
+def verl_sql(data_source: str) -> str:
+    """One row per group, as verl's preprocessors write a prompt (examples/data_preprocess)."""
+    source = data_source.replace("'", "''")
+    return f"""
+    SELECT '{source}' AS data_source,
+           {_message("user", "g.prompt")} AS prompt,
+           'code' AS ability,
+           {{'style': 'rule', 'ground_truth': g.spec}} AS reward_model,
+           {{'split': g.split,
+             'index': (row_number() OVER (
+                 ORDER BY g.problem_id, g.language, g.dialect NULLS FIRST)) - 1,
+             'problem_id': g.problem_id, 'language': g.language, 'dialect': g.dialect,
+             'n_solutions': g.n_solutions, 'n_correct': g.n_correct}} AS extra_info
+    FROM ({_GROUPS}) g
+    ORDER BY g.problem_id, g.language, g.dialect NULLS FIRST
     """
 
 
@@ -254,12 +460,8 @@ def _register_problem_tests(
     con: duckdb.DuckDBPyConnection, problem_tests: Mapping[str, Mapping[str, Any]], recipe: Recipe
 ) -> None:
     """Table `problem_tests(problem_id, spec)`: each problem's tests (and the verdict rewards)
-    as one JSON object, merged into the verl ground truth."""
-    rewards = {
-        status: recipe.rewards[outcome]
-        for status in CODENET_STATUSES
-        if (outcome := recipe.statuses.get(status)) in recipe.rewards
-    }
+    as one JSON object, the verl ground truth."""
+    rewards = verdict_rewards(recipe)
     ids = sorted(problem_tests)
     specs = [json.dumps({**problem_tests[p], "rewards": rewards}, sort_keys=True) for p in ids]
     con.register(
@@ -268,11 +470,21 @@ def _register_problem_tests(
     )
 
 
-def verl_sql(data_source: str) -> str:
+def verdict_rewards(recipe: Recipe) -> dict[str, float]:
+    """The recipe's reward of each CodeNet verdict ("Accepted": 1.0, ...)."""
+    return {
+        status: recipe.rewards[outcome]
+        for status in CODENET_STATUSES
+        if (outcome := recipe.statuses.get(status)) in recipe.rewards
+    }
+
+
+def verl_solutions_sql(data_source: str) -> str:
+    """One row per logged solution: the ground truth is the judge's verdict on it."""
     source = data_source.replace("'", "''")
     return f"""
     SELECT '{source}' AS data_source,
-           [{{'role': 'user', 'content': p.prompt}}] AS prompt,
+           {_message("user", "p.prompt")} AS prompt,
            'code' AS ability,
            {{'style': 'rule',
              'ground_truth': json_merge_patch(
@@ -284,17 +496,21 @@ def verl_sql(data_source: str) -> str:
              'problem_id': s.problem_id, 'language': s.language, 'dialect': s.dialect,
              'submission_id': s.submission_id, 'outcome': s.outcome, 'reward': s.reward,
              'is_correct': s.is_correct, 'response': s.code}} AS extra_info
-    FROM solutions s {_JOIN_PROMPTS}
+    FROM picked s {_JOIN_PROMPTS}
     LEFT JOIN problem_tests pt ON pt.problem_id = s.problem_id
     ORDER BY s.problem_id, s.language, s.submission_id
     """
 
 
-def _write_atomically(reader: pa.RecordBatchReader, out: Path) -> int:
+def _write_atomically(
+    reader: pa.RecordBatchReader, out: Path, metadata: Mapping[bytes, bytes] | None = None
+) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     rows = 0
-    marked = reader.schema.with_metadata({**(reader.schema.metadata or {}), **output_metadata()})
+    marked = reader.schema.with_metadata(
+        {**(reader.schema.metadata or {}), **output_metadata(), **(metadata or {})}
+    )
     try:
         with pq.ParquetWriter(tmp, marked, compression="zstd") as writer:
             for batch in reader:

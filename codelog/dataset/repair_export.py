@@ -1,7 +1,12 @@
 """`codelog export` of a repair dataset: one row per repair turn, its prompt the earlier attempts.
 
+One file per split, as for solutions (codelog.dataset.export.split_targets): the rows of a
+split are those whose `split` column says so. A repair dataset built before repairs had a
+`split` column exports only with split `all`, asked for by name.
+
 - `kto` (TRL KTOTrainer): prompt, completion (the target attempt's code), label = is_correct,
   with the row's ids, step, outcome, reward, reward_improve and perturbed.
+- `sft` (TRL SFTTrainer): the correct targets as prompt, completion (`chat`: `messages`).
 - `verl` (verl's RL dataset format): prompt as chat messages; reward_model.ground_truth is a
   JSON string {"outcome", "reward", "reward_improve", "pass_rate", "is_correct"} (the judge's
   verdict on the logged target, as for solutions); extra_info carries the target's code as
@@ -9,7 +14,8 @@
 
 `dpo` needs two completions of one prompt; logged repairs almost never share a context, so it
 is refused rather than faked. Prompts come from codelog.prompts.render_repair_prompt (the
-trainer's function too). Rows whose problem has no statement are left out and counted.
+trainer's function too). With `chat`, kto and sft prompts are TRL's conversational format.
+Rows whose problem has no statement are left out and counted.
 """
 
 from __future__ import annotations
@@ -22,11 +28,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from codelog.errors import CodelogError
+from codelog.errors import CodelogError, EmptyResultError
+from codelog.files import output_metadata
 from codelog.prompts import render_repair_prompt
 from codelog.recipe import Recipe
 
-REPAIR_FORMATS = ("kto", "verl")
+REPAIR_FORMATS = ("kto", "sft", "verl")
 BATCH_ROWS = 1024
 _COLUMNS = (
     "problem_id",
@@ -64,13 +71,31 @@ def repair_prompt(recipe: Recipe, statement: str, row: dict[str, Any]) -> str:
 
 
 def export_repairs(
-    root: Path, manifest: dict[str, Any], recipe: Recipe, fmt: str, out: Path
-) -> tuple[int, int, int]:
-    """Write the `fmt` view of the repair dataset at `root` to `out`; (rows, problems, skipped)."""
+    root: Path,
+    manifest: dict[str, Any],
+    recipe: Recipe,
+    fmt: str,
+    split: str,
+    out: Path,
+    chat: bool = False,
+    metadata: dict[bytes, bytes] | None = None,
+) -> tuple[int, int, int, int]:
+    """Write the `fmt` view of the repair dataset at `root`'s `split` to `out` (its Parquet
+    metadata with `metadata`); (rows, groups, problems, skipped)."""
+
     if fmt not in REPAIR_FORMATS:
         raise CodelogError(
-            f"{root}: a repair dataset exports as {' or '.join(REPAIR_FORMATS)}, not {fmt!r} "
+            f"{root}: a repair dataset exports as {', '.join(REPAIR_FORMATS)}, not {fmt!r} "
             "(dpo needs two completions of the same prompt; logged repairs rarely share one)"
+        )
+    if chat and fmt == "verl":
+        raise CodelogError("--chat is not for verl: verl's prompt is always chat messages")
+    file = pq.ParquetFile(root / "repairs.parquet")
+    has_split = "split" in file.schema_arrow.names
+    if not has_split and split != "all":
+        raise CodelogError(
+            f"{root}: this repair dataset has no split column (built before repairs were "
+            "split by problem): export it with --split all, or rebuild it"
         )
     known = statements(root)
     source = f"codelog/{manifest['source']}-repair"
@@ -78,31 +103,47 @@ def export_repairs(
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     rows = skipped = 0
     problems: set[str] = set()
+    groups: set[tuple[str, str]] = set()
     writer = None
+    columns = [*_COLUMNS, *(["split"] if has_split else [])]
+    metadata = {**output_metadata(), **(metadata or {})}
     try:
-        for batch in pq.ParquetFile(root / "repairs.parquet").iter_batches(
-            BATCH_ROWS, columns=list(_COLUMNS)
-        ):
+        for batch in file.iter_batches(BATCH_ROWS, columns=columns):
             records = []
             for row in batch.to_pylist():
+                row.setdefault("split", None)
+                if split != "all" and row["split"] != split:
+                    continue
+                if fmt == "sft" and not row["is_correct"]:
+                    continue
                 statement = known.get(row["problem_id"])
                 if statement is None:
                     skipped += 1
                     continue
                 prompt = repair_prompt(recipe, statement, row)
-                records.append(
-                    _kto(row, prompt) if fmt == "kto" else _verl(row, prompt, source, rows)
-                )
+                if fmt == "kto":
+                    records.append(_kto(row, prompt, chat))
+                elif fmt == "sft":
+                    records.append(_sft(row, prompt, chat))
+                else:
+                    records.append(_verl(row, prompt, source, rows))
                 problems.add(row["problem_id"])
+                groups.add((row["problem_id"], row["language"]))
                 rows += 1
             if not records:
                 continue
             table = pa.Table.from_pylist(records)
             if writer is None:
-                writer = pq.ParquetWriter(tmp, table.schema, compression="zstd")
+                schema = table.schema.with_metadata(metadata)
+                writer = pq.ParquetWriter(tmp, schema, compression="zstd")
             writer.write_table(table.cast(writer.schema))
         if writer is None:
-            raise CodelogError(f"{root}: no repair row has a problem statement: nothing to export")
+            which = "" if split == "all" else f" of split {split}"
+            raise EmptyResultError(
+                f"{root}: no {fmt} repair row{which} to export"
+                + (f" ({skipped:,} left out: their problem has no statement)" if skipped else "")
+                + f"; {out} was not written"
+            )
         writer.close()
         writer = None
         os.replace(tmp, out)
@@ -110,17 +151,33 @@ def export_repairs(
         if writer is not None:
             writer.close()
         tmp.unlink(missing_ok=True)
-    return rows, len(problems), skipped
+    return rows, len(groups), len(problems), skipped
 
 
-def _kto(row: dict[str, Any], prompt: str) -> dict[str, Any]:
+def _chat(role: str, content: str) -> list[dict[str, str]]:
+    return [{"role": role, "content": content}]
+
+
+_IDS = ("problem_id", "language", "split", "user_id", "step", "submission_id")
+
+
+def _kto(row: dict[str, Any], prompt: str, chat: bool) -> dict[str, Any]:
     return {
-        "prompt": prompt,
-        "completion": row["code"],
+        "prompt": _chat("user", prompt) if chat else prompt,
+        "completion": _chat("assistant", row["code"]) if chat else row["code"],
         "label": row["is_correct"],
-        **{k: row[k] for k in ("problem_id", "language", "user_id", "step", "submission_id")},
+        **{k: row[k] for k in _IDS},
         **{k: row[k] for k in ("outcome", "reward", "reward_improve", "perturbed")},
     }
+
+
+def _sft(row: dict[str, Any], prompt: str, chat: bool) -> dict[str, Any]:
+    texts = (
+        {"messages": [*_chat("user", prompt), *_chat("assistant", row["code"])]}
+        if chat
+        else {"prompt": prompt, "completion": row["code"]}
+    )
+    return {**texts, **{k: row[k] for k in _IDS}, "reward": row["reward"]}
 
 
 def _verl(row: dict[str, Any], prompt: str, source: str, index: int) -> dict[str, Any]:
@@ -131,7 +188,7 @@ def _verl(row: dict[str, Any], prompt: str, source: str, index: int) -> dict[str
         "ability": "code",
         "reward_model": {"style": "rule", "ground_truth": json.dumps(truth)},
         "extra_info": {
-            "split": "train",
+            "split": row["split"],
             "index": index,
             **{k: row[k] for k in ("problem_id", "language", "user_id", "step", "submission_id")},
             "context_ids": [a["submission_id"] for a in row["context"]],

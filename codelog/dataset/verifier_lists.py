@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import json
 import os
 import re
 from collections import defaultdict
@@ -44,6 +45,7 @@ from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError
 from codelog.prompts import render_prompt
 from codelog.recipe import Recipe
+from codelog.sql import literal
 
 EASY_MAX_PASS_RATE = 0.5
 HARD_MIN_PASS_RATE = 0.7
@@ -146,8 +148,10 @@ def export_verifier_lists(
     easy_max_pass_rate: float = EASY_MAX_PASS_RATE,
     hard_min_pass_rate: float = HARD_MIN_PASS_RATE,
     hard_similarity: float = HARD_SIMILARITY,
+    split: str = "all",
 ) -> ListsReport:
-    """Write the verifier lists of a solutions dataset to the Parquet file `out`."""
+    """Write the verifier lists of a solutions dataset's `split` (train, test or all) to the
+    Parquet file `out`; its metadata names the split (`codelog.export`)."""
     sizes = parse_list_size(list_size)
     if lists_per_problem < 1:
         raise CodelogError("--lists-per-problem must be at least 1")
@@ -167,7 +171,8 @@ def export_verifier_lists(
         unscored = 0
         for pid, lang, sid, outcome, accuracy, code in con.sql(
             "SELECT problem_id, language, submission_id, outcome, accuracy, code FROM solutions "
-            "ORDER BY problem_id, language, submission_id"
+            + ("" if split == "all" else f"WHERE split = {literal(split)} ")
+            + "ORDER BY problem_id, language, submission_id"
         ).fetchall():
             rate = pass_rate(outcome, accuracy)
             if rate is None or (rate == 1.0 and outcome != "accepted"):
@@ -211,7 +216,10 @@ def export_verifier_lists(
                         "min_similarity": min(sims),
                     }
                 )
-    table = pa.Table.from_pylist(records, schema=LIST)
+    held = {b"codelog.export": json.dumps({"format": "verifier-lists", "split": split}).encode()}
+    table = pa.Table.from_pylist(
+        records, schema=LIST.with_metadata({**(LIST.metadata or {}), **held})
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     try:

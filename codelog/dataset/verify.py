@@ -299,7 +299,10 @@ def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport
         if not (isinstance(reward, int | float) and math.isfinite(reward)):
             bad(f"recipe: reward of {outcome} is {reward!r}, not a finite number")
     for split, name in sorted(((manifest.get("split") or {}).get("files") or {}).items()):
-        copy = f"read_parquet({literal(root / name)})"
+        # the copies also carry each solution's `prompt` (rendered; not a solutions column)
+        copy = (
+            f"(SELECT COLUMNS(lambda c: c <> 'prompt') FROM read_parquet({literal(root / name)}))"
+        )
         table = f"(SELECT * FROM solutions WHERE split = {literal(split)})"
         differ = scalar(
             f"SELECT count(*) FROM ((FROM {table} EXCEPT ALL FROM {copy}) "

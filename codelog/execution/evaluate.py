@@ -406,8 +406,11 @@ def run_eval(
     isolation: str = "auto",
     quiet: bool = False,
     progress: bool | None = None,
+    split: str | None = None,
 ) -> EvalResult:
-    """`codelog eval`: sample (or read) completions, judge them, print and write pass@k."""
+    """`codelog eval`: sample (or read) completions, judge them, print and write pass@k.
+
+    `split` (train, test or all): a dataset benchmark's problems of that split only."""
     import sys
 
     from codelog.execution.testcases import load_problems
@@ -417,14 +420,18 @@ def run_eval(
         raise CodelogError("give exactly one of --model (sample from it) or --samples FILE")
     k_values = parse_ks(ks)
     problems = load_problems(benchmark)
+    if split is not None:
+        problems = split_problems(problems, benchmark, split)
     if limit is not None:
         problems = {p: problems[p] for p in sorted(problems)[:limit]}
     show = (not quiet and sys.stderr.isatty()) if progress is None else progress
     options = JudgeOptions(isolation=isolation)  # type: ignore[arg-type]
     meta: dict[str, Any] = {"benchmark": benchmark}
+    if split is not None:
+        meta["split"] = split
     if samples_file is not None:
         samples = read_completions(samples_file)
-        if limit is not None:
+        if limit is not None or split is not None:
             samples = [s for s in samples if s.problem_id in problems]
         meta["samples_file"] = str(samples_file)
     else:
@@ -456,13 +463,44 @@ def run_eval(
         _print_result(result)
     figures = ", ".join(f"{k} = {v:.4f}" for k, v in result.overall.items()) or "no pass@k"
     skipped = sum(result.skipped.values())
+    of_split = f" of split {split}" if split is not None else ""
     print(
-        f"{figures} over {len(result.per_problem)} problems, {len(result.records)} samples"
+        f"{figures} over {len(result.per_problem)} problems{of_split}, "
+        f"{len(result.records)} samples"
         + (f" ({skipped} skipped: {', '.join(result.skipped)})" if skipped else "")
         + f"; wrote {samples_path} and {summary_path}",
         file=sys.stderr,
     )
     return result
+
+
+def split_problems(
+    problems: Mapping[str, Problem], benchmark: str, split: str
+) -> dict[str, Problem]:
+    """The problems of a dataset benchmark (codenet:DIR of a built dataset) in `split`
+    (train, test or all), by the dataset's problems.parquet."""
+    import pyarrow.parquet as pq
+
+    root = Path(benchmark.partition(":")[2]) if benchmark.startswith("codenet:") else None
+    if root is None or not (root / "manifest.json").is_file():
+        raise CodelogError(
+            f"--split is for a dataset benchmark (codenet:DIR of a built dataset); "
+            f"{benchmark!r} has no train/test split"
+        )
+    if split not in ("train", "test", "all"):
+        raise CodelogError(f"unknown split {split!r}; one of train, test, all")
+    if split == "all":
+        return dict(problems)
+    path = root / "problems.parquet"
+    if "split" not in pq.read_schema(path).names:
+        raise CodelogError(f"{path}: has no split column; evaluate it with --split all")
+    table = pq.read_table(path, columns=["problem_id", "split"])
+    ids = table["problem_id"].to_pylist()
+    keep = {p for p, s in zip(ids, table["split"].to_pylist(), strict=True) if s == split}
+    picked = {p: problems[p] for p in sorted(problems) if p in keep}
+    if not picked:
+        raise CodelogError(f"{root}: no problem of split {split} has tests to score against")
+    return picked
 
 
 def _print_result(result: EvalResult) -> None:

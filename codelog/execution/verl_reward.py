@@ -6,9 +6,11 @@ verl's reward manager calls, for every rollout,
     compute_score(data_source=..., solution_str=<decoded response>,
                   ground_truth=row["reward_model"]["ground_truth"], extra_info=row["extra_info"])
 
-with the row of the dataset `codelog export --format verl` wrote. Its ground truth is a JSON
-object holding the problem's tests (stdin/stdout pairs, or HumanEval-style check code), its
-limits and `rewards`, the recipe's reward of each CodeNet verdict. Point verl at this file:
+with a row of the files `codelog export --format verl --out DIR` wrote: DIR/train.parquet
+and DIR/test.parquet (verl's data.train_files and data.val_files), one row per problem. Its
+ground truth is a JSON object holding the problem's tests (stdin/stdout pairs, or
+HumanEval-style check code), its limits and `rewards`, the recipe's reward of each CodeNet
+verdict. Point verl at this file:
 
     custom_reward_function:
       path: <site-packages>/codelog/execution/verl_reward.py   # python -c "import codelog.execution.verl_reward as m; print(m.__file__)"

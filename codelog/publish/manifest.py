@@ -377,7 +377,9 @@ def dataset_card(manifest: dict[str, Any]) -> str:
         f"{split['solutions']['train']:,} and {split['solutions']['test']:,} solutions; "
         "problems CodeNet marks identical share a split. "
         + (
-            '`load_dataset(DIR, split="test")` loads the held-out problems\' solutions.'
+            '`load_dataset(DIR, split="test")` loads the held-out problems\' solutions; the '
+            "train and test files also carry each solution's `prompt` (the recipe's template "
+            "filled in, ending with a newline: `prompt + code` is what codelog trains on)."
             if files
             else "There is no test split."
         )

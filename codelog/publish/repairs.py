@@ -12,7 +12,7 @@ repair row is cut from that stream with Arrow takes: its target is one member, i
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from codelog.group.repairs import plan_sql, repairs_steps
 from codelog.group.split import SplitResult, assign_splits
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
+from codelog.prompts import render_repair_prompt
 from codelog.publish.manifest import build_manifest, file_entries, write_manifest
 from codelog.publish.spillsort import RunWriter, merge_runs
 from codelog.publish.tables import nothing_kept
@@ -39,6 +40,7 @@ from codelog.publish.writer import (
     teed_by_split,
     write_table,
 )
+from codelog.recipe import Recipe
 from codelog.sql import literal
 
 KIND = "repair"
@@ -109,6 +111,7 @@ def publish_repairs(
                 {name: tmp / f for name, f in split_files.items()},
                 scratch,
                 recipe.repairs.horizon,
+                RepairPrompts(recipe, scan.problems).with_prompt,
             )
             con.register("source_problems", scan.problems)
             problems = con.sql(
@@ -166,6 +169,7 @@ def _write_repairs(
     split_paths: dict[str, Path],
     scratch: Path,
     horizon: int,
+    with_prompt: Callable[[pa.RecordBatch], pa.RecordBatch],
 ) -> None:
     members = con.sql("SELECT count(*) FROM attempts WHERE member_pos IS NOT NULL").fetchall()[0][0]
     query = """
@@ -182,13 +186,39 @@ def _write_repairs(
         for plan in con.sql("SELECT * FROM plan ORDER BY pos").to_arrow_reader(ROWS_PER_FETCH):
             targets = plan.column("member_pos").to_numpy()
             window.load_through(int(targets.max()))
-            for batch in teed_by_split(_repair_rows(window, plan).to_batches(), splits):
+            for batch in teed_by_split(_repair_rows(window, plan).to_batches(), splits, with_prompt):
                 sink.write(batch)
             # the next row's target is at least this batch's last (a perturbed copy shares it)
             window.drop_below(int(targets.max()) - (horizon - 1))
     finally:
         for each in (sink, *splits.values()):
             each.close()
+
+
+class RepairPrompts:
+    """The `prompt` column of the per-split repair files (🤗 datasets users get each row's
+    prompt without a join): codelog.prompts.render_repair_prompt of the row's context, as the
+    trainer and the exports render it; null for a problem without a statement."""
+
+    def __init__(self, recipe: Recipe, problems: pa.Table) -> None:
+        ids, texts = problems["problem_id"].to_pylist(), problems["prompt"].to_pylist()
+        self.statements = {p: t for p, t in zip(ids, texts, strict=True) if t}
+        self.template, self.instruction = recipe.prompt.template, recipe.repairs.instruction
+
+    def with_prompt(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        rows = zip(
+            batch.column("problem_id").to_pylist(),
+            batch.column("language").to_pylist(),
+            batch.column("context").to_pylist(),
+            strict=True,
+        )
+        prompts = [
+            render_repair_prompt(self.template, statement, language, context, self.instruction)
+            if (statement := self.statements.get(problem))
+            else None
+            for problem, language, context in rows
+        ]
+        return batch.append_column("prompt", pa.array(prompts, pa.string()))
 
 
 class _MemberWindow:

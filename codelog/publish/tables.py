@@ -29,6 +29,7 @@ from codelog.group.normalize import register_recipe_tables
 from codelog.group.split import SplitResult, assign_splits
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
+from codelog.prompts import SEPARATOR, render_prompt
 from codelog.publish.manifest import build_manifest, dataset_card, file_entries, write_manifest
 from codelog.publish.spillsort import POS, RunWriter, merge_runs
 from codelog.publish.writer import (
@@ -116,8 +117,10 @@ def group_and_publish(
             lint_solutions(con, recipe, scratch, scan.language)
         runs = _spill_runs(con, parts, scratch, layout)
         # 🤗 datasets maps splits to files, not rows: with a test split, the solutions are also
-        # written once per split, so that load_dataset(DIR, split="test") works.
+        # written once per split, so that load_dataset(DIR, split="test") works; those copies
+        # carry each solution's `prompt` too, so a trainer needs no join.
         split_files = SPLIT_FILES if len(set(split.splits.values())) > 1 else {}
+        prompts = SplitPrompts(recipe.prompt.template, scan.problems)
         with publishing(out) as tmp, ThreadPoolExecutor(max_workers=len(runs)) as pool:
             # One thread per table: the merges are Arrow and Parquet work that releases the GIL.
             merged = [
@@ -127,6 +130,7 @@ def group_and_publish(
                     table_schema,
                     runs[name],
                     {s: tmp / f for s, f in split_files.items()} if name == "solutions" else {},
+                    prompts,
                 )
                 for name, table_schema in layout.destinations.items()
             ]
@@ -279,11 +283,47 @@ def _assign_splits(
     return result
 
 
+class SplitPrompts:
+    """The `prompt` column of the per-split solution files: each solution's group prompt
+    (codelog.prompts.render_prompt with the recipe's template, ended with SEPARATOR as the
+    plain-string exports end it: prompt + code is the sequence codelog's trainer trains on);
+    null for a problem without a statement."""
+
+    def __init__(self, template: str, problems: pa.Table) -> None:
+        ids, texts = problems["problem_id"].to_pylist(), problems["prompt"].to_pylist()
+        self.template = template
+        self.statements = {p: t for p, t in zip(ids, texts, strict=True) if t}
+        self.rendered: dict[tuple, str | None] = {}
+
+    def column(self, batch: pa.RecordBatch) -> pa.Array:
+        keys = zip(
+            batch.column("problem_id").to_pylist(),
+            batch.column("language").to_pylist(),
+            batch.column("dialect").to_pylist(),
+            strict=True,
+        )
+        return pa.array([self._prompt(key) for key in keys], pa.string())
+
+    def with_prompt(self, batch: pa.RecordBatch) -> pa.RecordBatch:
+        return batch.append_column("prompt", self.column(batch))
+
+    def _prompt(self, key: tuple) -> str | None:
+        if key not in self.rendered:
+            statement = self.statements.get(key[0])
+            self.rendered[key] = (
+                render_prompt(self.template, statement, key[1], key[2]) + SEPARATOR
+                if statement
+                else None
+            )
+        return self.rendered[key]
+
+
 def _write_merged(
     path: Path,
     table_schema: pa.Schema,
     writers: list[RunWriter],
     split_paths: dict[str, Path],
+    prompts: SplitPrompts,
 ) -> None:
     runs = [run for writer in writers for run in writer.runs]
     rows = sum(writer.rows for writer in writers)
@@ -291,9 +331,10 @@ def _write_merged(
     if not split_paths:
         write_table(path, table_schema, batches)
         return
-    sinks = {name: ParquetSink(p, table_schema) for name, p in split_paths.items()}
+    split_schema = table_schema.append(pa.field("prompt", pa.string()))
+    sinks = {name: ParquetSink(p, split_schema) for name, p in split_paths.items()}
     try:
-        write_table(path, table_schema, teed_by_split(batches, sinks))
+        write_table(path, table_schema, teed_by_split(batches, sinks, prompts.with_prompt))
     finally:
         for sink in sinks.values():
             sink.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 import pyarrow as pa
@@ -133,11 +133,15 @@ def publishing(out: Path) -> Iterator[Path]:
 
 
 def teed_by_split(
-    batches: Iterable[pa.RecordBatch], sinks: dict[str, ParquetSink]
+    batches: Iterable[pa.RecordBatch],
+    sinks: dict[str, ParquetSink],
+    extend: Callable[[pa.RecordBatch], pa.RecordBatch] | None = None,
 ) -> Iterator[pa.RecordBatch]:
-    """`batches` unchanged, each also written, row by row, to the sink of its `split`."""
+    """`batches` unchanged, each also written, row by row, to the sink of its `split`
+    (`extend`ed first: the split files may carry columns the whole table does not)."""
     for batch in batches:
         split = batch.column("split")
+        teed = extend(batch) if extend is not None else batch
         for name, sink in sinks.items():
-            sink.write(batch.filter(pc.equal(split, name)))
+            sink.write(teed.filter(pc.equal(split, name)))
         yield batch

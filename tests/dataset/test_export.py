@@ -62,7 +62,7 @@ def test_dpo_pairs_a_correct_and_an_incorrect_solution_of_the_same_problem(
     sample_dataset, solutions, prompts, tmp_path
 ):
     out = tmp_path / "dpo.parquet"
-    report = export_dataset(sample_dataset, "dpo", out, max_pairs_per_group=32, seed=0)
+    report = export_dataset(sample_dataset, "dpo", out, max_pairs_per_group=32, seed=0, split="all")
     ds = load(out, tmp_path)
     assert ds.column_names[:3] == ["prompt", "chosen", "rejected"]
     assert report.rows == len(ds) > 0
@@ -96,7 +96,7 @@ def test_dpo_pairs_a_correct_and_an_incorrect_solution_of_the_same_problem(
 
 def test_dpo_without_a_cap_enumerates_every_pair_once(sample_dataset, solutions, tmp_path):
     out = tmp_path / "all.parquet"
-    export_dataset(sample_dataset, "dpo", out, max_pairs_per_group=10**9)
+    export_dataset(sample_dataset, "dpo", out, max_pairs_per_group=10**9, split="all")
     pairs = pl.read_parquet(out)
     sides = solutions.group_by("problem_id", "language").agg(
         c=pl.col("is_correct").sum(), i=(~pl.col("is_correct")).sum()
@@ -107,9 +107,9 @@ def test_dpo_without_a_cap_enumerates_every_pair_once(sample_dataset, solutions,
 
 def test_dpo_is_deterministic_by_seed(sample_dataset, tmp_path):
     a, b, c = (tmp_path / f"{n}.parquet" for n in "abc")
-    export_dataset(sample_dataset, "dpo", a, max_pairs_per_group=8, seed=1)
-    export_dataset(sample_dataset, "dpo", b, max_pairs_per_group=8, seed=1)
-    export_dataset(sample_dataset, "dpo", c, max_pairs_per_group=8, seed=2)
+    export_dataset(sample_dataset, "dpo", a, max_pairs_per_group=8, seed=1, split="all")
+    export_dataset(sample_dataset, "dpo", b, max_pairs_per_group=8, seed=1, split="all")
+    export_dataset(sample_dataset, "dpo", c, max_pairs_per_group=8, seed=2, split="all")
     ta, tb, tc = (pq.read_table(p) for p in (a, b, c))
     assert ta.equals(tb)
     assert not ta.equals(tc)
@@ -117,7 +117,7 @@ def test_dpo_is_deterministic_by_seed(sample_dataset, tmp_path):
 
 def test_dpo_uses_every_correct_solution_before_reusing_one(sample_dataset, solutions, tmp_path):
     out = tmp_path / "dpo.parquet"
-    export_dataset(sample_dataset, "dpo", out, max_pairs_per_group=8)
+    export_dataset(sample_dataset, "dpo", out, max_pairs_per_group=8, split="all")
     used = (
         pl.read_parquet(out)
         .group_by("problem_id", "language")
@@ -136,7 +136,7 @@ def test_dpo_uses_every_correct_solution_before_reusing_one(sample_dataset, solu
 
 def test_kto_labels_every_solution(sample_dataset, solutions, prompts, tmp_path):
     out = tmp_path / "kto.parquet"
-    report = export_dataset(sample_dataset, "kto", out)
+    report = export_dataset(sample_dataset, "kto", out, split="all")
     ds = load(out, tmp_path)
     assert ds.column_names[:3] == ["prompt", "completion", "label"]
     rows = pl.DataFrame(ds.to_dict())
@@ -149,9 +149,9 @@ def test_kto_labels_every_solution(sample_dataset, solutions, prompts, tmp_path)
         assert prompt == prompts[(p, lang)] + SEPARATOR
 
 
-def test_verl_rows_carry_the_logged_verdict(sample_dataset, solutions, prompts, tmp_path):
+def test_verl_solutions_rows_carry_the_logged_verdict(sample_dataset, solutions, prompts, tmp_path):
     out = tmp_path / "verl.parquet"
-    export_dataset(sample_dataset, "verl", out)
+    export_dataset(sample_dataset, "verl-solutions", out, split="all")
     ds = load(out, tmp_path)
     assert set(ds.column_names) == {
         "data_source",
@@ -187,7 +187,7 @@ def test_verl_rows_carry_the_logged_verdict(sample_dataset, solutions, prompts, 
 
 def test_a_failed_export_keeps_the_previous_file(sample_dataset, tmp_path, monkeypatch):
     out = tmp_path / "kto.parquet"
-    export_dataset(sample_dataset, "kto", out)
+    export_dataset(sample_dataset, "kto", out, split="all")
     before = out.read_bytes()
 
     def broken(self, batch, *args, **kwargs):
@@ -195,7 +195,7 @@ def test_a_failed_export_keeps_the_previous_file(sample_dataset, tmp_path, monke
 
     monkeypatch.setattr(pq.ParquetWriter, "write_batch", broken)
     with pytest.raises(OSError, match="disk full"):
-        export_dataset(sample_dataset, "dpo", out)
+        export_dataset(sample_dataset, "dpo", out, split="all")
     assert out.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["kto.parquet"]
 
@@ -215,12 +215,14 @@ def test_cli_export(sample_dataset, tmp_path):
             "2",
             "--seed",
             "3",
+            "--split",
+            "all",
         ],
     )
     assert result.exit_code == 0, result.output
     pairs = pl.read_parquet(out)
     assert pairs.group_by("problem_id").len()["len"].max() == 2
-    assert f"wrote {pairs.height} dpo rows" in result.stderr, "chatter goes to stderr"
+    assert f"wrote {pairs.height} dpo rows of split all" in result.stderr, "chatter on stderr"
     assert result.stdout == "", "export has no result data for stdout"
 
 
@@ -240,7 +242,7 @@ def test_problems_without_a_statement_are_left_out_and_counted(sample_dataset, s
         prompt=pl.when(pl.col("problem_id") == first).then(None).otherwise(pl.col("prompt"))
     ).write_parquet(copy / "problems.parquet")
     reseal(copy)
-    report = export_dataset(copy, "kto", tmp_path / "kto.parquet")
+    report = export_dataset(copy, "kto", tmp_path / "kto.parquet", split="all")
     missing = solutions.filter(pl.col("problem_id") == first).height
     assert report.skipped_no_statement == missing > 0
     assert report.rows == solutions.height - missing
@@ -255,7 +257,7 @@ def test_every_export_carries_split_and_dialect(sample_dataset, solutions, tmp_p
     by_id = {r["submission_id"]: r for r in solutions.iter_rows(named=True)}
     for fmt, id_column in (("dpo", "chosen_submission_id"), ("kto", "submission_id")):
         out = tmp_path / f"{fmt}.parquet"
-        export_dataset(sample_dataset, fmt, out)
+        export_dataset(sample_dataset, fmt, out, split="all")
         rows = pl.read_parquet(out).to_dicts()
         assert {r["split"] for r in rows} == {"train", "test"}
         for r in rows:
@@ -271,8 +273,8 @@ def test_chat_exports_are_trls_conversational_format(
 ):
     out = tmp_path / f"{fmt}-chat.parquet"
     plain = tmp_path / f"{fmt}.parquet"
-    report = export_dataset(sample_dataset, fmt, out, chat=True)
-    export_dataset(sample_dataset, fmt, plain)
+    report = export_dataset(sample_dataset, fmt, out, chat=True, split="all")
+    export_dataset(sample_dataset, fmt, plain, split="all")
     ds = load(out, tmp_path)
     trl = pytest.importorskip("trl")
     assert trl.data_utils.is_conversational(ds[0])
@@ -292,14 +294,25 @@ def test_chat_exports_are_trls_conversational_format(
 
 
 def test_chat_is_refused_for_verl_whose_prompt_is_always_chat(sample_dataset, tmp_path):
-    with pytest.raises(CodelogError, match="--chat is for dpo and kto"):
-        export_dataset(sample_dataset, "verl", tmp_path / "verl.parquet", chat=True)
+    with pytest.raises(CodelogError, match="--chat is not for verl"):
+        export_dataset(sample_dataset, "verl", tmp_path / "verl.parquet", chat=True, split="all")
 
 
 def test_cli_export_chat(sample_dataset, tmp_path):
     out = tmp_path / "chat.parquet"
     result = CliRunner().invoke(
-        cli, ["export", str(sample_dataset), "--format", "kto", "--out", str(out), "--chat"]
+        cli,
+        [
+            "export",
+            str(sample_dataset),
+            "--format",
+            "kto",
+            "--out",
+            str(out),
+            "--chat",
+            "--split",
+            "all",
+        ],
     )
     assert result.exit_code == 0, result.output
     assert pl.read_parquet(out)["prompt"][0][0]["role"] == "user"

@@ -45,7 +45,7 @@ def flip_middle(path: Path) -> None:
 COMMANDS = {
     "sql": lambda ds, out: ["sql", ds, "SELECT count(*) FROM solutions", "-o", out / "n.csv"],
     "stats": lambda ds, out: ["stats", ds, "--json"],
-    "export": lambda ds, out: ["export", ds, "--format", "kto", "--out", out / "kto.parquet"],
+    "export": lambda ds, out: ["export", ds, "--format", "kto", "--out", out / "kto"],
 }
 
 
@@ -137,6 +137,8 @@ def test_damage_only_decoding_finds_is_one_error_line_not_a_traceback(ds):
             "kto",
             "--out",
             str(out),
+            "--split",
+            "all",
         ],
         cwd=Path(__file__).resolve().parents[2],
         capture_output=True,

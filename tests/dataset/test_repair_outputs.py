@@ -45,7 +45,7 @@ def test_a_verdict_without_a_test_count_is_the_outcome_alone():
 
 
 def test_kto_export_has_a_row_per_repair_with_its_prompt(repairs, tmp_path):
-    report = export_dataset(repairs, "kto", tmp_path / "kto.parquet")
+    report = export_dataset(repairs, "kto", tmp_path / "kto.parquet", split="all")
     rows = pq.read_table(report.out).to_pylist()
     table = pq.read_table(repairs / "repairs.parquet").to_pylist()
     assert report.rows == len(rows) == len(table)
@@ -58,7 +58,7 @@ def test_kto_export_has_a_row_per_repair_with_its_prompt(repairs, tmp_path):
 
 
 def test_verl_export_carries_the_reward_and_the_context_ids(repairs, tmp_path):
-    report = export_dataset(repairs, "verl", tmp_path / "verl.parquet")
+    report = export_dataset(repairs, "verl", tmp_path / "verl.parquet", split="all")
     row = pq.read_table(report.out).to_pylist()[0]
     table = pq.read_table(repairs / "repairs.parquet").to_pylist()[0]
     truth = json.loads(row["reward_model"]["ground_truth"])
@@ -68,8 +68,8 @@ def test_verl_export_carries_the_reward_and_the_context_ids(repairs, tmp_path):
 
 
 def test_dpo_export_of_repairs_is_refused(repairs, tmp_path):
-    with pytest.raises(CodelogError, match="kto or verl"):
-        export_dataset(repairs, "dpo", tmp_path / "dpo.parquet")
+    with pytest.raises(CodelogError, match="kto, sft, verl"):
+        export_dataset(repairs, "dpo", tmp_path / "dpo.parquet", split="all")
     assert not (tmp_path / "dpo.parquet").exists()
 
 

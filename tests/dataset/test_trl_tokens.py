@@ -58,7 +58,7 @@ def codelog_ids(tokenizer, sample_dataset: Path, row: dict, code: str) -> tuple[
 
 def first_pair(sample_dataset: Path, tmp_path: Path, chat: bool) -> dict:
     out = tmp_path / "dpo.parquet"
-    export_dataset(sample_dataset, "dpo", out, max_pairs_per_group=1, chat=chat)
+    export_dataset(sample_dataset, "dpo", out, max_pairs_per_group=1, chat=chat, split="all")
     return pq.read_table(out).slice(0, 1).to_pylist()[0]
 
 

@@ -199,10 +199,12 @@ def test_export_and_eval_verifier_from_the_command_line(sample_dataset, tmp_path
             str(out),
             "--seed",
             "3",
+            "--split",
+            "all",
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "verifier lists" in result.output
+    assert "verifier lists of split all" in result.output
     rows = pq.read_table(out).to_pylist()
     preds = write_jsonl(
         tmp_path / "p.jsonl",

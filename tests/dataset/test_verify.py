@@ -265,7 +265,7 @@ def test_a_truncated_parquet_file_is_reported_not_raised(ds):
 
 def test_without_a_manifest_it_is_not_a_dataset(ds):
     (ds / MANIFEST).unlink()
-    with pytest.raises(DatasetError, match="not a complete dataset"):
+    with pytest.raises(DatasetError, match=r"no manifest\.json"):
         verify_dataset(ds)
 
 

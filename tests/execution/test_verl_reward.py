@@ -39,8 +39,9 @@ def verl_rows(sample_dataset: Path, tmp_path_factory: pytest.TempPathFactory) ->
     out = tmp_path_factory.mktemp("verl") / "verl.parquet"
     export_dataset(
         sample_dataset,
-        "verl",
+        "verl-solutions",
         out,
+        split="all",
         problem_tests={pid: problem_spec(p) for pid, p in problems.items()},
     )
     return pq.read_table(out).to_pylist()

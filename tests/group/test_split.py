@@ -113,6 +113,7 @@ def test_a_codenet_tree_splits_by_problem_and_keeps_identical_problems_together(
     assert all(s["split"] == by_problem[s["problem_id"]] for s in solutions)
     for split in ("train", "test"):  # the per-split copies hold exactly that split's rows
         copy = pq.read_table(out / f"solutions-{split}.parquet").to_pylist()
+        assert all(c.pop("prompt").startswith(f"Problem {c['problem_id']}") for c in copy)
         assert copy == [s for s in solutions if s["split"] == split]
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["split"] | {"files": None} == {
