@@ -153,3 +153,17 @@ def test_train_on_a_directory_that_is_no_dataset_says_so_before_loading_torch(tm
         f"`codelog build --out {tmp_path}`"
     )
     assert torch_loaded == "False"
+
+
+def test_codelogs_own_duckdb_connections_draw_no_progress_bar():
+    from codelog.sql import connect
+
+    con = connect()
+    assert con.sql("SELECT current_setting('enable_progress_bar')").fetchall() == [(False,)]
+    # every connection codelog's own work runs on comes from there (open_dataset's is the user's)
+    direct = [
+        str(path.relative_to(REPO))
+        for path in (REPO / "codelog").rglob("*.py")
+        if "duckdb.connect(" in path.read_text(encoding="utf-8")
+    ]
+    assert sorted(direct) == ["codelog/dataset/open.py", "codelog/sql.py"]

@@ -8,13 +8,13 @@ out of memory at a million rows under a budget of 128 MB.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
 
 from codelog.errors import CodelogError
+from codelog.sql import connect as sql_connect
 from codelog.sql import literal
 
 
@@ -24,15 +24,11 @@ class GroupingMemoryError(CodelogError):
 
 def connect(memory_bytes: int, scratch: Path) -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB that spills to `scratch` beyond `memory_bytes`."""
-    con = duckdb.connect()
+    con = sql_connect()
     con.execute(f"SET memory_limit = '{int(memory_bytes) // (1 << 20)}MiB'")
     con.execute(f"SET temp_directory = {literal(scratch)}")
     # every query whose order matters says ORDER BY; the rest need not pay for keeping it
     con.execute("SET preserve_insertion_order = false")
-    # codelog draws its own progress; DuckDB's bar would redraw into a piped log. In Jupyter
-    # the bar is a widget, and unsetting it needs ipywidgets: harmless to leave there.
-    with contextlib.suppress(duckdb.InvalidInputException):
-        con.execute("SET enable_progress_bar = false")
     return con
 
 

@@ -23,6 +23,7 @@ from codelog.errors import InputError
 from codelog.ingest.scan import SourceScan, locate_lines
 from codelog.prompts import html_to_text
 from codelog.recipe import Recipe
+from codelog.sql import connect as sql_connect
 from codelog.sql import literal
 
 BUNDLED_ROOT = Path(__file__).resolve().parent.parent / "data" / "codenet-mini"
@@ -287,7 +288,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
     for f in files:
         _check_header(f, schema.CODENET_COLUMNS)
 
-    con = duckdb.connect()
+    con = sql_connect()
     con.execute(
         f"CREATE VIEW meta AS {_meta_view(_read_csv(files, schema.CODENET_COLUMNS, 'malformed'))}"
     )

@@ -49,6 +49,7 @@ from codelog.ingest.ci.validate import (
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.recipe import Recipe
+from codelog.sql import connect as sql_connect
 
 
 def scan_ci(options: BuildOptions) -> tuple[SourceScan, Path]:
@@ -84,7 +85,7 @@ def _scan(
 ) -> tuple[SourceScan, Path]:
     from codelog.ingest.ci.junit import junit_table
 
-    con = duckdb.connect()
+    con = sql_connect()
     tables: list[InputTable] = []
     for file_no, path in enumerate(files):
         label = file_label(path, root)
