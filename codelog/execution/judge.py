@@ -213,7 +213,10 @@ def classify(
     if run.exit_code != 0 and any(marker in run.stderr for marker in _OUT_OF_MEMORY):
         return MEMORY_LIMIT, _tail(run.stderr)
     if run.memory_kb > problem.memory_limit_kb:
-        return MEMORY_LIMIT, f"peak {run.memory_kb} KB over the limit of {problem.memory_limit_kb} KB"
+        return (
+            MEMORY_LIMIT,
+            f"peak {run.memory_kb} KB over the limit of {problem.memory_limit_kb} KB",
+        )
     if run.exit_code != 0:
         if test.output is None and re.search(rb"^AssertionError\b", run.stderr, re.MULTILINE):
             return WRONG_ANSWER, _tail(run.stderr)

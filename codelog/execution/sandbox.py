@@ -859,7 +859,17 @@ def _compiler_runner(language: str) -> Runner | None:
             return None
         # As the judges' GCC 5 did: no PIE (an undeclared function's int result, e.g. gets() under
         # C11, still holds a pointer) and common symbols (a tentative definition in two places).
-        argv = (os.path.realpath(cc), "-O2", "-std=gnu11", "-no-pie", "-fcommon", "-o", "Main", "Main.c", "-lm")
+        argv = (
+            os.path.realpath(cc),
+            "-O2",
+            "-std=gnu11",
+            "-no-pie",
+            "-fcommon",
+            "-o",
+            "Main",
+            "Main.c",
+            "-lm",
+        )
         return Runner("C", "Main.c", ("./Main",), argv, "Main")
     cxx = shutil.which("g++")
     if cxx is None:
