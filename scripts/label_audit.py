@@ -2,6 +2,7 @@
 
     python scripts/label_audit.py ../shared/data/codenet-mini-c            # print the tables
     python scripts/label_audit.py ../shared/data/codenet-mini-c --readme README.md
+    python scripts/label_audit.py --written --readme README.md     # the programs the tests hold
 
 Reads `metadata/problem_list.csv` (limits, and the `dataset` column: the origin whose rules
 judge), `metadata/pNNNNN.csv` (logged statuses) and the sources that exist under
@@ -10,6 +11,10 @@ language and per origin — of how many logged-Accepted programs re-judge Accept
 of every logged status re-judge to the same outcome. `--readme FILE` rewrites the block between
 `<!-- label-audit:begin -->` and `<!-- label-audit:end -->` in FILE with them, so the README's
 figures are this script's output, never copied by hand.
+
+`--written` judges instead the programs written to exercise each rule and each language
+(tests/execution/written_programs.py) under AIZU's and AtCoder's rules, and compares each verdict
+with the one that origin gives (block `label-audit-written`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from codelog.execution.judge import Program, Verdict, judge_many
 from codelog.execution.testcases import codenet_problems
 
 BEGIN, END = "<!-- label-audit:begin -->", "<!-- label-audit:end -->"
+REPO = Path(__file__).resolve().parents[1]
 
 
 def codenet_programs(root: Path, *, status: str | None = None) -> list[Program]:
@@ -104,14 +110,102 @@ def origins_of(root: Path) -> dict[str, str]:
         return {r["id"]: r.get("dataset") or "" for r in csv.DictReader(f)}
 
 
+def written_table() -> str:
+    """The written programs, each judged under both origins' rules, against what each gives."""
+    sys.path.insert(0, str(REPO))
+    from codelog.execution import languages
+    from codelog.execution.compare import Tolerance
+    from codelog.execution.judge import judge_program
+    from codelog.execution.testcases import Problem, TestCase
+    from tests.execution.written_programs import (
+        MEMORY_LIMIT_KB,
+        PROGRAMS,
+        RULE_PROGRAMS,
+        TIME_LIMIT_MS,
+    )
+
+    origins = ("AIZU", "AtCoder")
+    lines = [
+        "| program | language | " + " | ".join(f"{o}: expected → judged" for o in origins) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in origins) + " |",
+    ]
+    agree = total = 0
+
+    def cell(expected: str, judged: str) -> str:
+        nonlocal agree, total
+        total += 1
+        agree += expected == judged
+        return f"{expected} → {judged}" + ("" if expected == judged else " **differs**")
+
+    for rule in RULE_PROGRAMS:
+        cells = []
+        for origin in origins:
+            tolerance = rule.float_tolerance
+            problem = Problem(
+                "rule",
+                (TestCase("sample 1", rule.input, rule.expected_output),),
+                time_limit_ms=TIME_LIMIT_MS[origin],
+                memory_limit_kb=MEMORY_LIMIT_KB[origin],
+                tolerance=Tolerance(tolerance, tolerance) if tolerance else None,
+                origin=origin,
+            )
+            verdict = judge_program(Program("w", "rule", rule.code, "C"), problem)
+            cells.append(cell(rule.verdicts[origin], verdict.status))
+        lines.append(f"| {rule.name} | C | " + " | ".join(cells) + " |")
+    for language in sorted(PROGRAMS):
+        missing = languages.available(language)
+        accepted, wrong, crash, syntax, syntax_verdict = PROGRAMS[language]
+        for name, code, expected in (
+            ("accepted", accepted, "Accepted"),
+            ("wrong answer", wrong, "Wrong Answer"),
+            ("runtime error", crash, "Runtime Error"),
+            ("syntax error", syntax, syntax_verdict),
+        ):
+            if missing is not None:
+                lines.append(f"| {name} | {language} | skipped: {missing} | |")
+                continue
+            cells = []
+            for origin in origins:
+                problem = Problem(
+                    "add",
+                    (TestCase("sample 1", "1 2\n", "3\n"), TestCase("sample 2", "40 2\n", "42\n")),
+                    time_limit_ms=TIME_LIMIT_MS[origin],
+                    memory_limit_kb=MEMORY_LIMIT_KB[origin],
+                    origin=origin,
+                )
+                verdict = judge_program(Program("w", "add", code, language), problem)
+                cells.append(cell(expected, verdict.status))
+            lines.append(f"| {name} | {language} | " + " | ".join(cells) + " |")
+    lines.append(f"| **all** | | {agree}/{total} verdicts as the origin gives | |")
+    return "\n".join(lines) + "\n"
+
+
+def _replace_block(readme: Path, begin: str, end: str, block: str) -> int:
+    text = readme.read_text(encoding="utf-8")
+    if begin not in text:
+        print(f"{readme}: no {begin} marker", file=sys.stderr)
+        return 1
+    text = re.sub(re.escape(begin) + ".*?" + re.escape(end), lambda _: block, text, flags=re.S)
+    readme.write_text(text, encoding="utf-8")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("root", type=Path)
+    parser.add_argument("root", type=Path, nargs="?")
+    parser.add_argument("--written", action="store_true", help="the written programs instead")
     parser.add_argument("--readme", type=Path)
     parser.add_argument("--workers", type=int)
     parser.add_argument("--accepted-only", action="store_true")
     parser.add_argument("--show", action="store_true", help="print every disagreement")
     args = parser.parse_args(argv)
+    if args.written:
+        begin, end = BEGIN.replace("audit", "audit-written"), END.replace("audit", "audit-written")
+        block = f"{begin}\n`python scripts/label_audit.py --written`:\n\n{written_table()}{end}"
+        print(block)
+        return _replace_block(args.readme, begin, end, block) if args.readme else 0
+    if args.root is None:
+        parser.error("a CodeNet tree, or --written")
     root: Path = args.root
     programs = codenet_programs(root, status="Accepted" if args.accepted_only else None)
     problems = codenet_problems(root, {p.problem_id for p in programs})
@@ -136,14 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{table}{END}"
     )
     print(block)
-    if args.readme:
-        text = args.readme.read_text(encoding="utf-8")
-        if BEGIN not in text:
-            print(f"{args.readme}: no {BEGIN} marker", file=sys.stderr)
-            return 1
-        text = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, text, flags=re.S)
-        args.readme.write_text(text, encoding="utf-8")
-    return 0
+    return _replace_block(args.readme, BEGIN, END, block) if args.readme else 0
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import pytest
 from codelog.execution import languages
 from codelog.execution.judge import Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
+from tests.execution.written_programs import PROGRAMS
 
 ADD = Problem(
     "add",
@@ -16,69 +17,6 @@ ADD = Problem(
     memory_limit_kb=1_048_576,
     origin="AtCoder",
 )
-
-# language -> (accepted, wrong answer, runtime error, syntax error, the syntax error's verdict)
-PROGRAMS = {
-    "Java": (
-        "import java.util.*;\npublic class Main { public static void main(String[] a) {\n"
-        "  Scanner s = new Scanner(System.in); long x = s.nextLong(), y = s.nextLong();\n"
-        "  System.out.println(x + y); } }\n",
-        "import java.util.*;\npublic class Main { public static void main(String[] a) {\n"
-        "  Scanner s = new Scanner(System.in); long x = s.nextLong(), y = s.nextLong();\n"
-        "  System.out.println(x - y); } }\n",
-        "public class Main { public static void main(String[] a) {\n"
-        "  int[] v = new int[1]; System.out.println(v[5]); } }\n",
-        "public class Main { public static void main(String[] a) { int x = } }\n",
-        "Compile Error",
-    ),
-    "Ruby": (
-        "a, b = gets.split.map(&:to_i)\nputs a + b\n",
-        "a, b = gets.split.map(&:to_i)\nputs a * b\n",
-        "a, b = gets.split.map(&:to_i)\nputs a / 0\n",
-        "def f(\n  puts 1\n",
-        "Compile Error",
-    ),
-    "C#": (
-        "using System;\nclass P { static void Main() {\n"
-        "  var t = Console.ReadLine().Split(' ');\n"
-        "  Console.WriteLine(long.Parse(t[0]) + long.Parse(t[1])); } }\n",
-        "using System;\nclass P { static void Main() {\n"
-        "  var t = Console.ReadLine().Split(' ');\n"
-        "  Console.WriteLine(long.Parse(t[0])); } }\n",
-        'using System;\nclass P { static void Main() { throw new Exception("x"); } }\n',
-        "using System;\nclass P { static void Main() { int x = ; } }\n",
-        "Compile Error",
-    ),
-    "Go": (
-        'package main\nimport "fmt"\nfunc main() { var a, b int; fmt.Scan(&a, &b); '
-        "fmt.Println(a + b) }\n",
-        'package main\nimport "fmt"\nfunc main() { var a, b int; fmt.Scan(&a, &b); '
-        "fmt.Println(a * b) }\n",
-        "package main\nfunc main() { var p []int; println(p[3]) }\n",
-        "package main\nfunc main() { x := }\n",
-        "Compile Error",
-    ),
-    "Rust": (
-        "use std::io::*;\nfn main() { let mut s = String::new(); "
-        "stdin().read_to_string(&mut s).unwrap();\n"
-        "  let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect();\n"
-        '  println!("{}", v[0] + v[1]); }\n',
-        'fn main() { println!("3"); }\n',
-        'fn main() { let v: Vec<i64> = Vec::new(); println!("{}", v[3]); }\n',
-        "fn main() { let x = ; }\n",
-        "Compile Error",
-    ),
-    "JavaScript": (
-        'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\n'
-        "console.log(a + b);\n",
-        'const [a, b] = require("fs").readFileSync(0, "utf8").trim().split(/\\s+/).map(Number);\n'
-        "console.log(a - b);\n",
-        "null.x;\n",
-        "const = ;\n",
-        # No compile step, as AtCoder's Node.js: the syntax error surfaces when it runs.
-        "Runtime Error",
-    ),
-}
 
 
 @pytest.mark.parametrize("language", sorted(PROGRAMS))

@@ -21,6 +21,12 @@ from codelog.execution.compare import (
 )
 from codelog.execution.judge import Program, judge_program
 from codelog.execution.testcases import Problem, TestCase, codenet_problems, jsonl_problems
+from tests.execution.written_programs import (
+    MEMORY_LIMIT_KB,
+    RULE_PROGRAMS,
+    TIME_LIMIT_MS,
+    RuleProgram,
+)
 
 AIZU, ATCODER = RULES["AIZU"], RULES["AtCoder"]
 FLOAT = Tolerance(1e-6, 1e-6)
@@ -156,3 +162,23 @@ def test_trailing_space_is_accepted_on_atcoder_presentation_error_on_aizu() -> N
     code = '#include <stdio.h>\nint main(){printf("3 \\n");return 0;}\n'
     assert _c(code, _problem("AtCoder")).status == ACCEPTED
     assert _c(code, _problem("AIZU")).status == PRESENTATION_ERROR
+
+
+def rule_problem(program: RuleProgram, origin: str) -> Problem:
+    tolerance = program.float_tolerance
+    return Problem(
+        "rule",
+        (TestCase("sample 1", program.input, program.expected_output),),
+        time_limit_ms=TIME_LIMIT_MS[origin],
+        memory_limit_kb=MEMORY_LIMIT_KB[origin],
+        tolerance=Tolerance(tolerance, tolerance) if tolerance else None,
+        origin=origin,
+    )
+
+
+@needs_gcc
+@pytest.mark.parametrize("origin", ["AIZU", "AtCoder"])
+@pytest.mark.parametrize("program", RULE_PROGRAMS, ids=[p.name for p in RULE_PROGRAMS])
+def test_written_rule_program(program: RuleProgram, origin: str) -> None:
+    verdict = judge_program(Program("s", "rule", program.code, "C"), rule_problem(program, origin))
+    assert (verdict.status, origin) == (program.verdicts[origin], origin), verdict.detail
