@@ -10,14 +10,16 @@ toolchain raises SandboxError naming what to install, and the judge skips the pr
 | --- | --- | --- | --- | --- |
 | Java | `javac` + `jar` (class `Main`) | `java -Xmx{limit} -Xss{stack}` | the heap (-Xmx) | Compile Error |
 | C# | `mcs` | `mono` | the GC heap (MONO_GC_PARAMS) | Compile Error |
-| Go | `go build` (CGO off) | the binary | GOMEMLIMIT + the measured peak | Compile Error |
+| Go | `go build` (CGO off) | the binary | GOMEMLIMIT, the measured peak | Compile Error |
 | Rust | `rustc -O --edition 2018` | the binary | the address space | Compile Error |
 | Ruby | `ruby -c` (a check, as AtCoder's) | `ruby` | the address space | Compile Error |
 | JavaScript | none (as AtCoder's Node) | `node` | V8's old space | Runtime Error |
 
-- Runtimes that reserve far more virtual memory than they use (the JVM, mono, Go, V8) run
-  without RLIMIT_AS: a heap flag binds instead, and a peak RSS over the problem's limit is
-  Memory Limit Exceeded for every language (the judges measured memory, not reservations).
+- Runtimes that reserve far more virtual memory than they use (the JVM, mono, Go, V8) get
+  their reservation on top of RLIMIT_AS (`Runner.reserved_kb`: 16 GB for the JVM, 4 GB for V8, 1 GB
+  for Go and mono), a ceiling against a runaway only: a heap flag binds instead, and a peak
+  RSS over the problem's limit is Memory Limit Exceeded for every language (the judges
+  measured memory, not reservations).
 - Start-up is counted in the time limit, with no allowance: AtCoder and AIZU gave Java the same
   limit as C and timed the whole process. The JVM is started lean for that (serial GC, the C1
   JIT only, one CPU), as a judge's machine would not share its cores with a JIT anyway.
@@ -105,7 +107,8 @@ def _java() -> Runner:
             "Main",
         ),
         readable=(home,),
-        address_space=False,
+        # class space (1 GB), code cache, and -Xss for every Java thread (the JVM starts ~6)
+        reserved_kb=16 << 20,
         processes=64,
     )
 
@@ -125,7 +128,7 @@ def _csharp() -> Runner:
             mono,
             "Main.exe",
         ),
-        address_space=False,
+        reserved_kb=1 << 20,
         processes=64,
     )
 
@@ -147,7 +150,7 @@ def _go() -> Runner:
         binary_name="Main",
         run_argv=("/usr/bin/env", "GOMEMLIMIT={memory_mb}MiB", "GOMAXPROCS=1", "./Main"),
         readable=(root,) if root else (),
-        address_space=False,
+        reserved_kb=1 << 20,  # the heap arena index: 256 MB is too little to start
         processes=64,
     )
 
@@ -220,7 +223,7 @@ def _javascript() -> Runner:
         language="JavaScript",
         source_name="Main.js",
         run_argv=(node, "--max-old-space-size={memory_mb}", "--stack-size=65500", "Main.js"),
-        address_space=False,
+        reserved_kb=4 << 20,  # V8's pointer cage and code range
         processes=64,
     )
 

@@ -68,9 +68,10 @@ class Limits:
 
     time_ms: int = 2000
     memory_kb: int = 262_144  # the program's memory; also its address space (RLIMIT_AS) ...
-    # ... unless this is False: runtimes that reserve far more virtual memory than they use
-    # (JVM, Go, mono) get their limit from a heap flag and the measured peak instead
-    address_space: bool = True
+    # ... plus this much: runtimes that reserve far more virtual memory than they use (JVM, Go,
+    # mono, V8) are held to the memory limit by a heap flag and the measured peak instead, and
+    # keep an address-space ceiling only against a runaway
+    reserved_kb: int = 0
     stack_kb: int | None = None  # RLIMIT_STACK; None: the caller's (8 MiB, usually)
     # past the output cap: stop the program (False), or keep reading and discarding until it
     # ends or its time runs out, as a judge whose time limit comes first does (True)
@@ -503,11 +504,11 @@ def _prlimit_argv(limits: Limits, nproc: bool) -> list[str]:
         f"--nofile={limits.open_files}",
         "--core=0",
     ]
-    if limits.address_space:
-        # The stack's room on top of the memory limit: a C program is charged only the stack
-        # it uses, but runtimes that size things from RLIMIT_STACK (Ruby reserves its VM stack
-        # by it) crash with SIGSEGV when a 1 GB stack must fit in a 1 GB address space.
-        argv.append(f"--as={(limits.memory_kb + (limits.stack_kb or 0)) * 1024}")
+    # The stack's room on top of the memory limit: a C program is charged only the stack it
+    # uses, but runtimes that size things from RLIMIT_STACK (Ruby reserves its VM stack by it)
+    # crash with SIGSEGV when a 1 GB stack must fit in a 1 GB address space.
+    room = limits.memory_kb + (limits.stack_kb or 0) + limits.reserved_kb
+    argv.append(f"--as={room * 1024}")
     if limits.stack_kb is not None:
         argv.append(f"--stack={limits.stack_kb * 1024}")
     if nproc:
@@ -782,9 +783,9 @@ class Runner:
     compile_argv: tuple[str, ...] = ()  # empty: interpreted
     binary_name: str = ""  # what compile_argv writes
     readable: tuple[str, ...] = ()
-    # False for runtimes that reserve far more virtual memory than they use (JVM, Go, mono,
-    # V8): their run_argv caps the heap ({memory_mb}, {memory_kb}, {stack_kb} are filled in)
-    address_space: bool = True
+    # address space a runtime reserves beyond what it uses (JVM, Go, mono, V8): added to
+    # RLIMIT_AS; its run_argv caps the heap instead ({memory_mb}, {memory_kb}, {stack_kb})
+    reserved_kb: int = 0
     processes: int | None = None  # a runtime's own threads need more than Limits.processes
 
     @property
@@ -804,7 +805,7 @@ class Runner:
     def limits(self, limits: Limits) -> Limits:
         """`limits` as this runtime takes them."""
         processes = max(limits.processes, self.processes or 0)
-        return replace(limits, address_space=self.address_space, processes=processes)
+        return replace(limits, reserved_kb=self.reserved_kb, processes=processes)
 
 
 def python_runner(interpreter: str | None = None) -> Runner:

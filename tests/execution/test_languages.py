@@ -48,8 +48,8 @@ def test_unknown_language_says_what_runs() -> None:
 
 
 @pytest.mark.parametrize("language", ["Java", "Go", "C#", "JavaScript"])
-def test_reserving_runtimes_get_no_address_space_limit(language: str) -> None:
+def test_reserving_runtimes_get_their_reservation_on_top(language: str) -> None:
     missing = languages.available(language)
     if missing is not None:
         pytest.skip(missing)
-    assert languages.runner_for(language).address_space is False
+    assert languages.runner_for(language).reserved_kb >= 1 << 20
