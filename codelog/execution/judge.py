@@ -13,13 +13,13 @@ reward mapping like any logged status:
 | verdict | when |
 | --- | --- |
 | Accepted | every test's output matches (or, for function problems, the checks exit 0) |
-| WA: Presentation Error | the right tokens, laid out differently |
+| WA: Presentation Error | the right tokens, laid out differently (not on AtCoder; on AIZU only for exact-compare problems: `compare.RULES`) |
 | Wrong Answer | other output; for function problems an AssertionError |
 | Runtime Error | a non-zero exit or a signal |
 | Time Limit Exceeded | CPU time over the limit, or the wall clock (1.5 x limit + 0.5 s) |
-| Memory Limit Exceeded | an allocation refused under the address-space limit (MemoryError, bad_alloc) |
-| Output Limit Exceeded | stdout or stderr past its cap (the program is killed there) |
-| Compile Error | gcc/g++ fails; for Python a syntax error before anything ran |
+| Memory Limit Exceeded | the program's peak resident set over the limit, or an allocation refused (MemoryError, bad_alloc, OutOfMemoryError, ...) |
+| Output Limit Exceeded | stdout or stderr past its cap (killed there; on AIZU it runs on to its time limit instead) |
+| Compile Error | the compiler fails (`languages.py`); for Python a syntax error before anything ran, for Ruby `ruby -c` |
 """
 
 from __future__ import annotations
