@@ -414,12 +414,16 @@ _EXEC_HELPER_C = r"""
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 int main(int argc, char **argv) {
     if (argc < 3) return 127;
     int fd = atoi(argv[1]);
+    /* Not dumpable: the program (same uid) cannot open /proc/<this>/fd to forge the report.
+       The program's exec makes it dumpable again, as any program is. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     pid_t pid = fork();
     if (pid < 0) return 127;
     if (pid == 0) {

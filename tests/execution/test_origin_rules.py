@@ -182,3 +182,20 @@ def rule_problem(program: RuleProgram, origin: str) -> Problem:
 def test_written_rule_program(program: RuleProgram, origin: str) -> None:
     verdict = judge_program(Program("s", "rule", program.code, "C"), rule_problem(program, origin))
     assert (verdict.status, origin) == (program.verdicts[origin], origin), verdict.detail
+
+
+@needs_gcc
+def test_a_program_cannot_forge_its_memory_report() -> None:
+    # The exec helper's report pipe is closed in the program, and the helper is not dumpable:
+    # /proc/<helper>/fd/N cannot be opened to write a lower peak.
+    code = (
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <fcntl.h>\n"
+        "#include <unistd.h>\n"
+        "int main(){ char *p = malloc(200<<20); memset(p, 1, 200<<20); char path[64];\n"
+        "  for (int fd = 3; fd < 10; fd++) {\n"
+        '    snprintf(path, 64, "/proc/%d/fd/%d", getppid(), fd);\n'
+        '    int f = open(path, O_WRONLY); if (f >= 0) dprintf(f, "0 0 1\\n"); }\n'
+        '  printf("%d\\n", 2 + p[7]); return 0; }\n'
+    )
+    verdict = _c(code, _problem("AtCoder", memory_kb=1_048_576))
+    assert verdict.status == ACCEPTED and verdict.memory_kb > 200_000
