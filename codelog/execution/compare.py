@@ -12,6 +12,18 @@
   that says nothing of the kind is compared exactly: "3.0" is then not "3". JSONL problem sets
   give the tolerance explicitly.
 - Anything else -> Wrong Answer.
+
+That is codelog's own rule set (`RULES["codelog"]`), used when a problem names no origin. A
+problem from an online judge is compared as that judge did (`Rules`, chosen by
+problem_list.csv's `dataset` column or a problems file's `origin`):
+
+- **AtCoder** has no Presentation Error: output is compared token by token, so whitespace-only
+  differences (a trailing space, a missing final newline, an extra blank line) are Accepted;
+  tokens within a problem's float tolerance are equal.
+- **AIZU** (Aizu Online Judge) compares exact-output problems exactly, with WA: Presentation
+  Error for the right tokens laid out differently; a problem with a float tolerance goes to a
+  special judge that reads tokens, so there layout never matters (a double space between two
+  floats is Accepted).
 """
 
 from __future__ import annotations
@@ -61,25 +73,88 @@ def _number(token: str) -> float | None:
         return None
 
 
-def compare(output: str, expected: str, tolerance: Tolerance | None = None) -> str:
-    """Accepted, WA: Presentation Error or Wrong Answer."""
+@dataclass(frozen=True)
+class Rules:
+    """How one origin judge compared output and ranked its limits."""
+
+    origin: str
+    # WA: Presentation Error exists (else whitespace-only differences are Accepted)
+    presentation_error: bool = True
+    # a float-tolerance problem is compared by tokens only (a special judge): no PE there
+    tolerance_reads_tokens: bool = False
+    # a program past the output cap runs on to its time limit: a program that prints forever
+    # is Time Limit Exceeded (what AIZU logged: CodeNet's p00002 has 20 such C programs, all
+    # TLE); else it is stopped at the cap (Output Limit Exceeded, as AtCoder did)
+    time_limit_before_output_limit: bool = False
+    # the stack limit: "memory" (the problem's memory limit) or a size in KB
+    stack: str | int = "memory"
+
+    def stack_kb(self, memory_limit_kb: int) -> int:
+        return memory_limit_kb if self.stack == "memory" else int(self.stack)
+
+
+RULES: dict[str, Rules] = {
+    "codelog": Rules("codelog"),  # the stack too: judges give it all the memory
+    "AIZU": Rules(
+        "AIZU",
+        presentation_error=True,
+        tolerance_reads_tokens=True,
+        time_limit_before_output_limit=True,
+        stack="memory",
+    ),
+    # AtCoder stopped a program at its output limit before its time was up (CodeNet's
+    # p03242/s304343312: Output Limit Exceeded at 1,351 ms of a 2,000 ms limit)
+    "AtCoder": Rules(
+        "AtCoder",
+        presentation_error=False,
+        tolerance_reads_tokens=True,
+        time_limit_before_output_limit=False,
+        stack="memory",
+    ),
+}
+_ALIASES = {"aizu": "AIZU", "aoj": "AIZU", "atcoder": "AtCoder", "codelog": "codelog"}
+
+
+def rules_for(origin: str | None) -> Rules:
+    """The rules of an origin judge (AIZU, AtCoder; case-insensitive), codelog's own for None."""
+    if not origin:
+        return RULES["codelog"]
+    name = _ALIASES.get(origin.strip().lower())
+    if name is None:
+        raise ValueError(f"unknown origin {origin!r}: AIZU, AtCoder or codelog")
+    return RULES[name]
+
+
+def _tokens_match(got: list[str], want: list[str], tolerance: Tolerance | None) -> bool:
+    if len(got) != len(want):
+        return False
+    for g, w in zip(got, want, strict=True):
+        if g == w:
+            continue
+        if tolerance is None:
+            return False
+        a, b = _number(g), _number(w)
+        if a is None or b is None or not tolerance.close(a, b):
+            return False
+    return True
+
+
+def compare(
+    output: str,
+    expected: str,
+    tolerance: Tolerance | None = None,
+    rules: Rules = RULES["codelog"],
+) -> str:
+    """Accepted, WA: Presentation Error or Wrong Answer, by the origin judge's `rules`."""
     if _exact(output) == _exact(expected):
         return ACCEPTED
     got, want = output.split(), expected.split()
-    if len(got) != len(want):
+    if not _tokens_match(got, want, tolerance):
         return WRONG_ANSWER
-    if got != want:
-        if tolerance is None:
-            return WRONG_ANSWER
-        for g, w in zip(got, want, strict=True):
-            if g == w:
-                continue
-            a, b = _number(g), _number(w)
-            if a is None or b is None or not tolerance.close(a, b):
-                return WRONG_ANSWER
-        # Only numbers within the tolerance differ: the layout decides, as for exact tokens.
-        return ACCEPTED if _layout(output) == _layout(expected) else PRESENTATION_ERROR
-    return PRESENTATION_ERROR
+    if not rules.presentation_error or (tolerance is not None and rules.tolerance_reads_tokens):
+        return ACCEPTED
+    # Only whitespace (or numbers within the tolerance) differ: the layout decides.
+    return ACCEPTED if _layout(output) == _layout(expected) else PRESENTATION_ERROR
 
 
 _SUP = re.compile(r"<sup>\s*(.*?)\s*</sup>", re.IGNORECASE | re.DOTALL)

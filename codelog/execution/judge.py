@@ -13,13 +13,13 @@ reward mapping like any logged status:
 | verdict | when |
 | --- | --- |
 | Accepted | every test's output matches (or, for function problems, the checks exit 0) |
-| WA: Presentation Error | the right tokens, laid out differently |
+| WA: Presentation Error | the right tokens, laid out differently (not on AtCoder; on AIZU only for exact-compare problems: `compare.RULES`) |
 | Wrong Answer | other output; for function problems an AssertionError |
 | Runtime Error | a non-zero exit or a signal |
 | Time Limit Exceeded | CPU time over the limit, or the wall clock (1.5 x limit + 0.5 s) |
-| Memory Limit Exceeded | an allocation refused under the address-space limit (MemoryError, bad_alloc) |
-| Output Limit Exceeded | stdout or stderr past its cap (the program is killed there) |
-| Compile Error | gcc/g++ fails; for Python a syntax error before anything ran |
+| Memory Limit Exceeded | the program's peak resident set over the limit, or an allocation refused (MemoryError, bad_alloc, OutOfMemoryError, ...) |
+| Output Limit Exceeded | stdout or stderr past its cap (killed there; on AIZU it runs on to its time limit instead) |
+| Compile Error | the compiler fails (`languages.py`); for Python a syntax error before anything ran, for Ruby `ruby -c` |
 """
 
 from __future__ import annotations
@@ -36,8 +36,14 @@ from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError, InputError
-from codelog.execution import sandbox
-from codelog.execution.compare import ACCEPTED, PRESENTATION_ERROR, WRONG_ANSWER, compare
+from codelog.execution import languages, sandbox
+from codelog.execution.compare import (
+    ACCEPTED,
+    PRESENTATION_ERROR,
+    WRONG_ANSWER,
+    compare,
+    rules_for,
+)
 from codelog.execution.testcases import Problem, TestCase
 from codelog.files import json_lines
 
@@ -57,8 +63,15 @@ VERDICTS = (
     COMPILE_ERROR,
 )
 
-_OUT_OF_MEMORY = (b"MemoryError", b"std::bad_alloc", b"Cannot allocate memory", b"out of memory")
-_FILENAME_EXT = {"Python": "py", "C": "c", "C++": "cpp"}
+_OUT_OF_MEMORY = (
+    b"MemoryError",
+    b"std::bad_alloc",
+    b"Cannot allocate memory",
+    b"out of memory",  # Go's runtime, V8's "heap out of memory"
+    b"java.lang.OutOfMemoryError",
+    b"System.OutOfMemoryException",
+)
+_FILENAME_EXT = languages.FILENAME_EXT
 
 
 @dataclass(frozen=True)
@@ -84,13 +97,17 @@ class JudgeOptions:
     output_bytes: int = 1 << 20
 
     def limits(self, problem: Problem) -> sandbox.Limits:
+        """The limits of the problem's origin judge (compare.Rules: stack, which limit wins)."""
         time_ms = max(1, round(problem.time_limit_ms * self.time_scale))
+        rules = rules_for(problem.origin)
         return sandbox.Limits(
             time_ms=time_ms,
             memory_kb=problem.memory_limit_kb,
             wall_ms=round(time_ms * 1.5) + 500,
             output_bytes=self.output_bytes,
             isolation=self.isolation,
+            stack_kb=rules.stack_kb(problem.memory_limit_kb),
+            run_past_output_cap=rules.time_limit_before_output_limit,
         )
 
 
@@ -193,9 +210,14 @@ def classify(
         return COMPILE_ERROR, _tail(run.stderr)
     if run.timed_out:
         return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
+    if run.exit_code != 0 and any(marker in run.stderr for marker in _OUT_OF_MEMORY):
+        return MEMORY_LIMIT, _tail(run.stderr)
+    if run.memory_kb > problem.memory_limit_kb:
+        return (
+            MEMORY_LIMIT,
+            f"peak {run.memory_kb} KB over the limit of {problem.memory_limit_kb} KB",
+        )
     if run.exit_code != 0:
-        if any(marker in run.stderr for marker in _OUT_OF_MEMORY):
-            return MEMORY_LIMIT, _tail(run.stderr)
         if test.output is None and re.search(rb"^AssertionError\b", run.stderr, re.MULTILINE):
             return WRONG_ANSWER, _tail(run.stderr)
         return RUNTIME_ERROR, f"exit status {run.exit_code}: {_tail(run.stderr)}"
@@ -205,7 +227,7 @@ def classify(
             return RUNTIME_ERROR, "exited with status 0 before its checks had run to the end"
         return ACCEPTED, ""
     output = run.stdout.decode("utf-8", "replace")
-    status = compare(output, test.output, problem.tolerance)
+    status = compare(output, test.output, problem.tolerance, rules_for(problem.origin))
     if status == ACCEPTED:
         return status, ""
     return status, f"expected {_show(test.output)}, got {_show(output)}"
@@ -217,8 +239,8 @@ def judge_program(
     """The verdict of one program on one problem's tests (a pure function of its arguments).
 
     Raises SandboxError when there is no runner for the program's language."""
-    runner = sandbox.runner_for(program.language, program.original_language, options.python)
-    limits = options.limits(problem)
+    runner = languages.runner_for(program.language, program.original_language, options.python)
+    limits = runner.limits(options.limits(problem))
     source = problem.program(program.code)
     sentinel = problem.sentinel(program.code) if problem.kind == "function" else None
     executables: dict[str, str] = {}
@@ -249,7 +271,7 @@ def judge_program(
     presentation: TestResult | None = None
     for test in problem.tests:
         run, _ = sandbox.run(
-            runner.run_argv,
+            runner.argv(limits),
             test.input,
             limits,
             files=files,
@@ -444,7 +466,7 @@ def dataset_programs(dataset: Path) -> tuple[list[Program], dict[str, Any]]:
 
 def ci_row(program: Program, verdict: Verdict) -> dict[str, Any]:
     """The CI-schema row (codelog/schemas/submission.schema.json) of a judged program."""
-    language = sandbox.runner_language(program.language) or program.language
+    language = languages.runner_language(program.language) or program.language
     return {
         "submission_id": program.submission_id,
         "problem_id": program.problem_id,
@@ -491,6 +513,7 @@ def write_problems(problems: Iterable[Problem], out: Path) -> int:
             "description": p.statement,
             "time_limit": p.time_limit_ms,
             "memory_limit": p.memory_limit_kb,
+            "dataset": p.origin,
         }
         for p in problems
     ]

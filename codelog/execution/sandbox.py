@@ -67,7 +67,15 @@ class Limits:
     """What one run of a program may use. `time_ms` is CPU time, as judges measure it."""
 
     time_ms: int = 2000
-    memory_kb: int = 262_144  # address space (RLIMIT_AS)
+    memory_kb: int = 262_144  # the program's memory; also its address space (RLIMIT_AS) ...
+    # ... plus this much: runtimes that reserve far more virtual memory than they use (JVM, Go,
+    # mono, V8) are held to the memory limit by a heap flag and the measured peak instead, and
+    # keep an address-space ceiling only against a runaway
+    reserved_kb: int = 0
+    stack_kb: int | None = None  # RLIMIT_STACK; None: the caller's (8 MiB, usually)
+    # past the output cap: stop the program (False), or keep reading and discarding until it
+    # ends or its time runs out, as a judge whose time limit comes first does (True)
+    run_past_output_cap: bool = False
     wall_ms: int | None = (
         None  # default: 2 x time_ms + 1 s (a loaded machine is not the program's fault)
     )
@@ -143,7 +151,7 @@ class Run:
     stderr: bytes
     cpu_ms: int  # user + system time of the program and everything it started
     wall_ms: int
-    memory_kb: int  # peak resident set size
+    memory_kb: int  # peak resident set size of the program (and what it started), not the wrapper
     timed_out: bool  # wall clock, or the CPU limit
     output_exceeded: bool
     survivors: int  # processes found (and killed) after the run under its uid
@@ -221,6 +229,12 @@ def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
                 made.add(str(parent))
                 argv += ["--perms", "0755", "--dir", str(parent)]
         argv += ["--ro-bind", d, d]
+    # The run directory's parents too: runtimes open their files by absolute path (TMPDIR,
+    # javac, node), which the sandbox uid must be able to traverse.
+    for parent in reversed(Path(rundir).parents[:-1]):
+        if str(parent) not in made and str(parent) != "/tmp":
+            made.add(str(parent))
+            argv += ["--perms", "0755", "--dir", str(parent)]
     argv += ["--bind", rundir, rundir, "--chdir", rundir, "--"]
     return argv
 
@@ -388,6 +402,96 @@ def _settle(uid: int, grace_s: float = 1.0) -> int:
     return 0
 
 
+# -------------------------------------------------------------------- the program's own usage
+
+# The last wrapper before the program: forks it, waits, and writes the program's own wait status,
+# CPU time and peak RSS to a pipe only it holds (closed in the program before exec). The
+# wrappers before it were forked from the Python worker, and a forked process's peak RSS starts
+# at its parent's (Linux keeps the old mm's high-water mark across exec): rusage of the outer
+# process reads ~150 MB for a C program that uses 1. The program is forked from this helper,
+# whose own peak is a few hundred KB.
+_EXEC_HELPER_C = r"""
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+    if (argc < 3) return 127;
+    int fd = atoi(argv[1]);
+    /* Not dumpable: the program (same uid) cannot open /proc/<this>/fd to forge the report.
+       The program's exec makes it dumpable again, as any program is. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    pid_t pid = fork();
+    if (pid < 0) return 127;
+    if (pid == 0) {
+        close(fd);
+        execv(argv[2], argv + 2);
+        perror(argv[2]);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0)
+        if (errno != EINTR) return 127;
+    dprintf(fd, "%d %ld %ld\n", status,
+            (long)(ru.ru_utime.tv_sec * 1000 + ru.ru_utime.tv_usec / 1000
+                   + ru.ru_stime.tv_sec * 1000 + ru.ru_stime.tv_usec / 1000),
+            ru.ru_maxrss);
+    close(fd);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+"""
+EXEC_HELPER_NAME = ".codelog-exec"
+_helper_lock = threading.Lock()
+_helper: list[str | None] = []
+
+
+def exec_helper() -> str | None:
+    """The compiled helper (once per process), or None without a C compiler: then memory and
+    CPU time come from the outer process's rusage, and memory is overstated by the worker's."""
+    with _helper_lock:
+        if _helper and (_helper[0] is None or os.path.exists(_helper[0])):
+            return _helper[0]
+        _helper.clear()
+        cc = shutil.which("cc") or shutil.which("gcc")
+        path = None
+        if cc is not None:
+            folder = tempfile.mkdtemp(prefix="exec-", dir=scratch_dir())
+            source = os.path.join(folder, "exec.c")
+            with open(source, "w") as f:
+                f.write(_EXEC_HELPER_C)
+            target = os.path.join(folder, "exec")
+            built = subprocess.run(
+                [cc, "-O2", "-o", target, source], capture_output=True, timeout=60, check=False
+            )
+            if built.returncode == 0:
+                os.chmod(target, 0o555)
+                os.chmod(folder, 0o755)
+                path = target
+        _helper.append(path)
+        return path
+
+
+def _read_report(fd: int) -> tuple[int, int, int] | None:
+    """(wait status, CPU ms, peak RSS KB) of the program, if the helper lived to report it."""
+    os.set_blocking(fd, False)
+    data = b""
+    with contextlib.suppress(BlockingIOError, OSError):
+        while chunk := os.read(fd, 256):
+            data += chunk
+    parts = data.split()
+    if len(parts) != 3:
+        return None
+    try:
+        status, cpu_ms, rss_kb = (int(p) for p in parts)
+    except ValueError:
+        return None
+    return status, cpu_ms, rss_kb
+
+
 # --------------------------------------------------------------------------------------- run
 
 
@@ -400,11 +504,17 @@ def _prlimit_argv(limits: Limits, nproc: bool) -> list[str]:
     argv = [
         prlimit,
         f"--cpu={cpu}:{cpu + 1}",
-        f"--as={limits.memory_kb * 1024}",
         f"--fsize={limits.file_bytes}",
         f"--nofile={limits.open_files}",
         "--core=0",
     ]
+    # The stack's room on top of the memory limit: a C program is charged only the stack it
+    # uses, but runtimes that size things from RLIMIT_STACK (Ruby reserves its VM stack by it)
+    # crash with SIGSEGV when a 1 GB stack must fit in a 1 GB address space.
+    room = limits.memory_kb + (limits.stack_kb or 0) + limits.reserved_kb
+    argv.append(f"--as={room * 1024}")
+    if limits.stack_kb is not None:
+        argv.append(f"--stack={limits.stack_kb * 1024}")
     if nproc:
         argv.append(f"--nproc={limits.processes}")
     return [*argv, "--"]
@@ -476,13 +586,44 @@ def run(
         if uid is not None:
             wrapper += _setpriv(_tool("setpriv"), uid)
         program = [os.path.join(rundir, argv[0][2:]) if argv[0].startswith("./") else argv[0]]
+        helper = exec_helper()
+        if helper is not None:
+            # The helper execs by path (no PATH search); inside bwrap the run directory's
+            # parents may not be traversable by the sandbox uid: "./" from its cwd always is.
+            program[0] = argv[0] if argv[0].startswith("./") else shutil.which(argv[0]) or argv[0]
+        report_r = report_w = -1
+        if helper is not None:
+            report_r, report_w = os.pipe()
+            shutil.copyfile(helper, os.path.join(rundir, EXEC_HELPER_NAME))
+            os.chmod(os.path.join(rundir, EXEC_HELPER_NAME), 0o555)
+            wrapper += [f"./{EXEC_HELPER_NAME}", str(report_w)]
         stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
         try:
-            result = _execute([*wrapper, *program, *argv[1:]], stdin_bytes, limits, rundir, uid)
+            result = _execute(
+                [*wrapper, *program, *argv[1:]],
+                stdin_bytes,
+                limits,
+                rundir,
+                uid,
+                pass_fds=(report_w,) if helper else (),
+            )
         finally:
+            if helper is not None:
+                os.close(report_w)
             # setpriv's uid change clears the parent-death signal, so a killed wrapper may leave
             # the program running: every process of its uid is killed here whatever happened.
             survivors = _settle(uid) if uid is not None else 0
+        if helper is not None:
+            report = _read_report(report_r)
+            os.close(report_r)
+            if report is not None:
+                _, cpu_ms, rss_kb = report
+                result = replace(
+                    result,
+                    cpu_ms=cpu_ms,
+                    memory_kb=rss_kb,
+                    timed_out=result.timed_out or cpu_ms > limits.time_ms,
+                )
         outputs = {}
         for name in collect:
             path = os.path.join(rundir, name)
@@ -495,7 +636,14 @@ def run(
         shutil.rmtree(rundir, ignore_errors=True)
 
 
-def _execute(argv: list[str], stdin: bytes, limits: Limits, rundir: str, uid: int | None) -> Run:
+def _execute(
+    argv: list[str],
+    stdin: bytes,
+    limits: Limits,
+    rundir: str,
+    uid: int | None,
+    pass_fds: Sequence[int] = (),
+) -> Run:
     start = time.monotonic()
     with tempfile.TemporaryFile() as stdin_file:
         stdin_file.write(stdin)
@@ -509,6 +657,7 @@ def _execute(argv: list[str], stdin: bytes, limits: Limits, rundir: str, uid: in
             env=_environment(rundir),
             start_new_session=True,
             close_fds=True,
+            pass_fds=tuple(pass_fds),
         )
     assert proc.stdout is not None and proc.stderr is not None
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
@@ -523,7 +672,7 @@ def _execute(argv: list[str], stdin: bytes, limits: Limits, rundir: str, uid: in
             selector.register(out_fd, selectors.EVENT_READ)
             selector.register(err_fd, selectors.EVENT_READ)
             open_streams = 2
-            while open_streams and not exceeded:
+            while open_streams and not (exceeded and not limits.run_past_output_cap):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     timed_out = True
@@ -548,7 +697,7 @@ def _execute(argv: list[str], stdin: bytes, limits: Limits, rundir: str, uid: in
                     sizes[key.fd] += len(data)
                     if sizes[key.fd] > cap:
                         exceeded = True
-        if status is None and not (timed_out or exceeded):
+        if status is None and not (timed_out or (exceeded and not limits.run_past_output_cap)):
             status = _wait(proc.pid, deadline)  # pipes closed; the program may still run
             timed_out = status is None
         if status is None:
@@ -567,7 +716,7 @@ def _execute(argv: list[str], stdin: bytes, limits: Limits, rundir: str, uid: in
     _, wait_status, usage = status
     proc.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
     cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
-    killed = timed_out or exceeded
+    killed = timed_out or (exceeded and not limits.run_past_output_cap)
     if cpu_ms > limits.time_ms:
         timed_out = True
     return Run(
@@ -638,10 +787,29 @@ class Runner:
     compile_argv: tuple[str, ...] = ()  # empty: interpreted
     binary_name: str = ""  # what compile_argv writes
     readable: tuple[str, ...] = ()
+    # address space a runtime reserves beyond what it uses (JVM, Go, mono, V8): added to
+    # RLIMIT_AS; its run_argv caps the heap instead ({memory_mb}, {memory_kb}, {stack_kb})
+    reserved_kb: int = 0
+    processes: int | None = None  # a runtime's own threads need more than Limits.processes
 
     @property
     def compiled(self) -> bool:
         return bool(self.compile_argv)
+
+    def argv(self, limits: Limits) -> tuple[str, ...]:
+        """run_argv with the limits filled in."""
+        stack_kb = limits.stack_kb or 8192
+        values = {
+            "memory_kb": limits.memory_kb,
+            "memory_mb": max(1, limits.memory_kb // 1024),
+            "stack_kb": stack_kb,
+        }
+        return tuple(a.format(**values) if "{" in a else a for a in self.run_argv)
+
+    def limits(self, limits: Limits) -> Limits:
+        """`limits` as this runtime takes them."""
+        processes = max(limits.processes, self.processes or 0)
+        return replace(limits, reserved_kb=self.reserved_kb, processes=processes)
 
 
 def python_runner(interpreter: str | None = None) -> Runner:
@@ -694,12 +862,24 @@ def _compiler_runner(language: str) -> Runner | None:
         cc = shutil.which("gcc")
         if cc is None:
             return None
-        argv = (os.path.realpath(cc), "-O2", "-std=gnu11", "-o", "Main", "Main.c", "-lm")
+        # As the judges' GCC 5 did: no PIE (an undeclared function's int result, e.g. gets() under
+        # C11, still holds a pointer) and common symbols (a tentative definition in two places).
+        argv = (
+            os.path.realpath(cc),
+            "-O2",
+            "-std=gnu11",
+            "-no-pie",
+            "-fcommon",
+            "-o",
+            "Main",
+            "Main.c",
+            "-lm",
+        )
         return Runner("C", "Main.c", ("./Main",), argv, "Main")
     cxx = shutil.which("g++")
     if cxx is None:
         return None
-    argv = (os.path.realpath(cxx), "-O2", "-std=gnu++17", "-o", "Main", "Main.cpp")
+    argv = (os.path.realpath(cxx), "-O2", "-std=gnu++17", "-no-pie", "-o", "Main", "Main.cpp")
     return Runner("C++", "Main.cpp", ("./Main",), argv, "Main")
 
 
@@ -777,7 +957,7 @@ def compile_source(runner: Runner, source: str, isolation: IsolationMode = "auto
         return replace(hit, cached=True)
     result, outputs = run(
         runner.compile_argv,
-        limits=replace(COMPILE_LIMITS, isolation=isolation),
+        limits=runner.limits(replace(COMPILE_LIMITS, isolation=isolation)),
         files={runner.source_name: source},
         collect=(runner.binary_name,),
         readable=runner.readable,

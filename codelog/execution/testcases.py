@@ -21,7 +21,7 @@ Sources (`load_problems(spec)`):
       {"problem_id": "add", "prompt": "Read a and b, print a+b.",
        "tests": [{"input": "1 2\\n", "output": "3\\n"}],
        "time_limit_ms": 2000, "memory_limit_kb": 262144,
-       "float_tolerance": {"absolute": 1e-6}}                       # stdio
+       "float_tolerance": {"absolute": 1e-6}, "origin": "AtCoder"}  # stdio
       {"task_id": "HumanEval/0", "prompt": "def f(x):\\n", "test": "def check(candidate): ...",
        "entry_point": "f"}                                          # function (HumanEval)
       {"task_id": 2, "text": "Write f ...", "test_list": ["assert f(1) == 2"]}   # MBPP
@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError, InputError
-from codelog.execution.compare import Tolerance, tolerance_from_statement
+from codelog.execution.compare import Tolerance, rules_for, tolerance_from_statement
 from codelog.files import json_lines
 
 DEFAULT_TIME_LIMIT_MS = 2000
@@ -73,6 +73,8 @@ class Problem:
     statement: str | None = None  # what a model is asked (plain text), if known
     name: str | None = None
     language: str = "Python"  # the language a model is asked to write
+    # the judge whose rules apply (compare.rules_for): AIZU, AtCoder; None: codelog's own
+    origin: str | None = None
     # function problems: the completion continues `code_prompt`, then `test_code` runs
     code_prompt: str | None = None
     test_code: str | None = None
@@ -225,6 +227,7 @@ def codenet_problems(root: Path, problem_ids: Iterable[str] | None = None) -> di
             tolerance=tolerance_from_statement(statement) if statement else None,
             statement=html_to_text(statement) if statement else None,
             name=row.get("name") or None,
+            origin=_origin(row.get("dataset"), listing, strict=False),
         )
     return problems
 
@@ -250,6 +253,7 @@ def dataset_problems(dataset: Path) -> dict[str, Problem]:
             tolerance=tolerance_from_statement(prompt),
             statement=prompt,
             name=row.get("name"),
+            origin=_origin(row.get("dataset"), path, strict=False),
         )
     return problems
 
@@ -371,8 +375,26 @@ def _jsonl_problem(record: dict[str, Any], path: Path, line: int) -> Problem:
         statement=record.get("prompt"),
         name=record.get("name"),
         language=str(record.get("language", "Python")),
+        origin=_origin(record.get("origin"), path, line),
         **limits,
     )
+
+
+def _origin(
+    value: Any, where: Path | str, line: int | None = None, *, strict: bool = True
+) -> str | None:
+    """An origin judge's canonical name (AIZU, AtCoder), None when unnamed. A problems file's
+    `origin` must name one (an error at its place, not a silent fallback to other rules); a
+    `dataset` column (CodeNet's, a CI export's) may name any source: others get codelog's."""
+    if value is None or value == "":
+        return None
+    try:
+        origin = rules_for(str(value)).origin
+    except ValueError as exc:
+        if not strict:
+            return None
+        raise InputError(where, str(exc), line=line, column="origin") from None
+    return None if origin == "codelog" else origin
 
 
 def _positive(record: dict, key: str, default: int, path: Path, line: int) -> int:
