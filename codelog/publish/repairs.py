@@ -22,17 +22,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from codelog import schema
-from codelog.errors import CodelogError, EmptyResultError
-from codelog.group.engine import connect, run_steps
-from codelog.group.normalize import register_recipe_tables
-from codelog.group.repairs import plan_sql, repairs_steps
-from codelog.group.split import SplitResult, assign_splits
+from codelog.errors import CodelogError
+from codelog.group.engine import connect
+from codelog.group.split import SplitResult
+from codelog.group.stage import group_repairs
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.prompts import render_repair_prompt
 from codelog.publish.manifest import build_manifest, file_entries, write_manifest
 from codelog.publish.spillsort import RunWriter, merge_runs
-from codelog.publish.tables import nothing_kept
 from codelog.publish.writer import (
     ROW_GROUP_ROWS,
     ParquetSink,
@@ -41,7 +39,6 @@ from codelog.publish.writer import (
     write_table,
 )
 from codelog.recipe import Recipe
-from codelog.sql import literal
 
 KIND = "repair"
 TABLES = ("repairs", "rejects", "problems")
@@ -82,25 +79,7 @@ def publish_repairs(
     scratch.mkdir()
     con = connect(options.memory_bytes, scratch)
     try:
-        register_recipe_tables(con, recipe)
-        con.execute(
-            "CREATE VIEW staged AS SELECT * FROM "
-            f"read_parquet({literal(stage_dir / 'parts' / '*.parquet')})"
-        )
-        run_steps(con, repairs_steps("staged", recipe, options.seed))
-        split = _assign_splits(con, scan, options)
-        # `fate` in the shape build_manifest counts: reason NULL = kept (a repair target)
-        con.execute(
-            """CREATE TABLE fate AS SELECT a.*, CASE WHEN a.reason IS NOT NULL THEN row_number()
-                   OVER (PARTITION BY a.reason IS NULL
-                         ORDER BY a.reason, a.problem_id, a.submission_id, a.seq) - 1 END AS pos,
-                   CASE WHEN a.reason IS NULL THEN s.split END AS split
-               FROM attempts a LEFT JOIN splits s USING (problem_id)"""
-        )
-        empty = nothing_kept(con, "repair rows")
-        if empty:  # before anything is written: the previous dataset, if any, stays
-            raise EmptyResultError(empty)
-        con.execute(f"CREATE TABLE plan AS {plan_sql('attempts')}")
+        split = group_repairs(con, scan, options, stage_dir)
         with publishing(out) as tmp:
             _write_rejects(con, tmp / "rejects.parquet", scratch)
             # 🤗 datasets maps splits to files: with a test split, each split also has its own
@@ -186,7 +165,9 @@ def _write_repairs(
         for plan in con.sql("SELECT * FROM plan ORDER BY pos").to_arrow_reader(ROWS_PER_FETCH):
             targets = plan.column("member_pos").to_numpy()
             window.load_through(int(targets.max()))
-            for batch in teed_by_split(_repair_rows(window, plan).to_batches(), splits, with_prompt):
+            for batch in teed_by_split(
+                _repair_rows(window, plan).to_batches(), splits, with_prompt
+            ):
                 sink.write(batch)
             # the next row's target is at least this batch's last (a perturbed copy shares it)
             window.drop_below(int(targets.max()) - (horizon - 1))
@@ -298,31 +279,6 @@ def _repair_rows(window: _MemberWindow, plan: pa.RecordBatch) -> pa.Table:
 
 def _array(values: pa.Array | pa.ChunkedArray) -> pa.Array:
     return values.combine_chunks() if isinstance(values, pa.ChunkedArray) else values
-
-
-def _assign_splits(
-    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions
-) -> SplitResult:
-    """Table `splits` (problem_id, split) for the problems with a repair row: the same rule,
-    and so the same split, as a solutions build of the same problems (codelog.group.split)."""
-    kept = [
-        row[0]
-        for row in con.sql(
-            "SELECT DISTINCT problem_id FROM attempts WHERE reason IS NULL ORDER BY 1"
-        ).fetchall()
-    ]
-    spec = options.recipe.split
-    result = assign_splits(kept, scan.problem_clusters, spec.test_fraction, spec.seed)
-    rows = pa.table(
-        {
-            "problem_id": pa.array(list(result.splits), pa.string()),
-            "split": pa.array(list(result.splits.values()), pa.string()),
-        }
-    )
-    con.register("split_rows", rows)
-    con.execute("CREATE TABLE splits AS SELECT * FROM split_rows")
-    con.unregister("split_rows")
-    return result
 
 
 def repair_manifest(

@@ -22,11 +22,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from codelog import schema
-from codelog.errors import CodelogError, EmptyResultError
-from codelog.group.engine import connect, run_steps
-from codelog.group.grouping import classify_steps, placed_sql
-from codelog.group.normalize import register_recipe_tables
-from codelog.group.split import SplitResult, assign_splits
+from codelog.errors import CodelogError
+from codelog.group.engine import connect
+from codelog.group.stage import group_solutions
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.prompts import SEPARATOR, render_prompt
@@ -39,8 +37,7 @@ from codelog.publish.writer import (
     teed_by_split,
     write_table,
 )
-from codelog.sql import literal
-from codelog.stage.lint import lint_fields, lint_solutions
+from codelog.stage.lint import lint_fields
 
 ROWS_PER_FETCH = 8192
 SPILL_THREADS = 2
@@ -83,7 +80,7 @@ def _layout(options: BuildOptions) -> _Layout:
 def group_and_publish(
     scan: SourceScan, options: BuildOptions, stage_dir: Path, out: Path, code_digest: str
 ) -> dict[str, Any]:
-    """Classify every staged row (SQL), then write the dataset to `out` atomically.
+    """Group the staged rows (codelog.group.stage), then write the dataset to `out` atomically.
 
     `code_digest` fingerprints the code the staging read; the manifest records it.
     """
@@ -93,28 +90,9 @@ def group_and_publish(
     scratch.mkdir()
     con = connect(options.memory_bytes, scratch)
     try:
-        register_recipe_tables(con, recipe)
+        split = group_solutions(con, scan, options, stage_dir)
         parts = stage_dir / "parts"
-        con.execute(
-            f"CREATE VIEW staged AS SELECT * FROM read_parquet({literal(parts / '*.parquet')})"
-        )
-        steps = classify_steps("staged", recipe, options.seed)
-        run_steps(con, [*steps, ("placed", placed_sql("classified"))])
-        split = _assign_splits(con, scan, options)
-        # Not TEMP: the spill threads read it through cursors (connections of their own).
-        con.execute(
-            "CREATE TABLE fate AS SELECT c.*, CASE WHEN c.reason IS NULL THEN s.split END AS split "
-            "FROM placed c LEFT JOIN splits s USING (problem_id)"
-        )
-        for name, _ in steps:
-            con.execute(f"DROP TABLE {name}")
-        con.execute("DROP TABLE placed")
         layout = _layout(options)
-        empty = nothing_kept(con)
-        if empty:  # before anything is written: the previous dataset, if any, stays
-            raise EmptyResultError(empty)
-        if recipe.lint.enabled:  # off by default: a default build never runs Ruff
-            lint_solutions(con, recipe, scratch, scan.language)
         runs = _spill_runs(con, parts, scratch, layout)
         # 🤗 datasets maps splits to files, not rows: with a test split, the solutions are also
         # written once per split, so that load_dataset(DIR, split="test") works; those copies
@@ -158,42 +136,6 @@ def group_and_publish(
         con.close()
         shutil.rmtree(scratch, ignore_errors=True)
     return manifest
-
-
-# What to check first when everything went one way, by the reason most rows were rejected for.
-_HINTS = {
-    "missing_source": "is --root right?",
-    "unreadable_source": "can this user read the sources?",
-    "path_escape": "do the code paths lie inside --root?",
-    "unknown_status": "the recipe's [statuses] names none of the statuses seen",
-    "unscorable": "every verdict is a judge-side failure",
-    "no_contrast": "no problem has both a correct and an incorrect solution "
-    "(see the recipe's [grouping] min_correct / min_incorrect)",
-    "too_large": "see the recipe's [limits] max_source_bytes",
-}
-
-
-def nothing_kept(con: duckdb.DuckDBPyConnection, what: str = "groups") -> str | None:
-    """None when `fate` kept a row; else why not, counted by reason, with a hint and one
-    example row, e.g. "0 groups: 1,600 rows rejected as missing_source — is --root right?
-    (e.g. s1: no such file ...)"."""
-    if con.sql("SELECT count(*) FROM fate WHERE reason IS NULL").fetchall()[0][0]:
-        return None
-    reasons = con.sql("SELECT reason, count(*) FROM fate GROUP BY 1 ORDER BY 2 DESC, 1").fetchall()
-    parts = [f"{n:,} rows rejected as {reason}" for reason, n in reasons[:1]]
-    parts += [f"{n:,} as {reason}" for reason, n in reasons[1:]]
-    message = f"0 {what}: " + ", ".join(parts)
-    top = reasons[0][0] if reasons else None
-    if top in _HINTS:
-        message += f" — {_HINTS[top]}"
-    example = con.execute(
-        "SELECT submission_id, detail FROM fate WHERE reason = ? AND detail IS NOT NULL "
-        "ORDER BY seq LIMIT 1",
-        [top],
-    ).fetchall()
-    if example:
-        message += f" (e.g. {example[0][0]}: {example[0][1]})"
-    return message + "; nothing was published"
 
 
 def _spill_runs(
@@ -257,30 +199,6 @@ def _spill_slice(
         writer.close()
     cursor.close()
     return writers
-
-
-def _assign_splits(
-    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions
-) -> SplitResult:
-    """Table `splits` (problem_id, split) for the problems that keep solutions."""
-    kept = [
-        row[0]
-        for row in con.sql(
-            "SELECT DISTINCT problem_id FROM classified WHERE reason IS NULL ORDER BY 1"
-        ).fetchall()
-    ]
-    spec = options.recipe.split
-    result = assign_splits(kept, scan.problem_clusters, spec.test_fraction, spec.seed)
-    rows = pa.table(
-        {
-            "problem_id": pa.array(list(result.splits), pa.string()),
-            "split": pa.array(list(result.splits.values()), pa.string()),
-        }
-    )
-    con.register("split_rows", rows)
-    con.execute("CREATE TABLE splits AS SELECT * FROM split_rows")
-    con.unregister("split_rows")
-    return result
 
 
 class SplitPrompts:
