@@ -857,12 +857,13 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 
 
 @cli.command()
-@click.argument("source", type=click.Path(path_type=Path, exists=True))
+@click.argument("source", type=LocalPath(path_type=Path, exists=True))
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     required=True,
-    help="CI export to write (.jsonl, .csv or .parquet): `codelog build --source ci` reads it.",
+    help="CI export to write (.jsonl, .csv or .parquet): `codelog build --source ci` reads it. "
+    "An existing file is replaced only if codelog wrote it (or --force); never an input.",
 )
 @click.option(
     "--tests",
@@ -872,12 +873,12 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 )
 @click.option(
     "--problems-out",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     help="Also write the judged problems as a --problems file for `codelog build --source ci`.",
 )
 @click.option(
     "--details",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     help="Also write every verdict with its per-test results and reasons (JSONL).",
 )
 @click.option("--workers", type=int, help="Judging processes. Default: all cores.")
@@ -887,6 +888,7 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 )
 @click.option("--python", "python", help="Python 3 interpreter for Python programs.")
 @click.option("--limit", type=int, help="Judge only the first N programs.")
+@force_option
 @manners
 def judge(
     source: Path,
@@ -899,6 +901,7 @@ def judge(
     time_scale: float,
     python: str | None,
     limit: int | None,
+    force: bool,
 ) -> None:
     """Re-run programs in the sandbox and write CI rows with their verdicts.
 
@@ -925,6 +928,7 @@ def judge(
         problems_out=problems_out,
         details_out=details,
         limit=limit,
+        force=force,
     )
     judged = sum(report.statuses.values())
     skipped = sum(report.skipped_reasons.values())
@@ -977,8 +981,10 @@ def judge(
 @click.option("-k", "ks", default="1", show_default=True, help="pass@k for these k (comma list).")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Directory for samples.jsonl and summary.json. Default: ./runs/eval-<benchmark>.",
+    type=LocalPath(path_type=Path, file_okay=False),
+    help="Directory for samples.jsonl and summary.json. Default: ./runs/eval-<benchmark>. "
+    "Other files in it are left alone; these two are replaced only if codelog wrote them (or "
+    "--force), never when one is an input.",
 )
 @click.option("--temperature", type=float, default=0.8, show_default=True)
 @click.option("--top-p", type=float, default=0.95, show_default=True)
@@ -994,6 +1000,7 @@ def judge(
 )
 @click.option("--workers", type=int, help="Judging processes. Default: all cores.")
 @click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
+@force_option
 @manners
 def eval_command(
     benchmark: str,
@@ -1011,6 +1018,7 @@ def eval_command(
     recipe: Path | None,
     workers: int | None,
     isolation: str,
+    force: bool,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
     from codelog.execution.evaluate import run_eval
@@ -1035,6 +1043,7 @@ def eval_command(
         isolation=isolation,
         quiet=chatter.quiet,
         progress=show_progress(),
+        force=force,
     )
 
 

@@ -39,7 +39,7 @@ from codelog.errors import CodelogError, InputError
 from codelog.execution import sandbox
 from codelog.execution.compare import ACCEPTED, PRESENTATION_ERROR, WRONG_ANSWER, compare
 from codelog.execution.testcases import Problem, TestCase
-from codelog.files import json_lines
+from codelog.files import check_output_file, json_lines, mark_written
 
 RUNTIME_ERROR = "Runtime Error"
 TIME_LIMIT = "Time Limit Exceeded"
@@ -514,6 +514,7 @@ def write_details(results: Sequence[Verdict | Skipped], out: Path) -> None:
             record = r.to_dict() if isinstance(r, Verdict) else {**r.__dict__, "status": "skipped"}
             f.write(json.dumps(record) + "\n")
     os.replace(tmp, out)
+    mark_written(out)
 
 
 # --------------------------------------------------------------------------------- the audit
@@ -573,13 +574,25 @@ def run_judge(
     problems_out: Path | None = None,
     details_out: Path | None = None,
     limit: int | None = None,
+    force: bool = False,
 ) -> JudgeReport:
-    """`codelog judge`: samples JSONL or a dataset directory -> CI rows in `out`."""
+    """`codelog judge`: samples JSONL or a dataset directory -> CI rows in `out`.
+
+    Every output follows codelog.files.check_output_file, checked before anything runs: never
+    an input (the samples, the dataset, a problems file), never another output of this run,
+    and an existing file only if codelog wrote it or with `force`."""
     import time
 
-    from codelog.execution.testcases import load_problems
+    from codelog.execution.testcases import load_problems, problem_files
 
     source = Path(source)
+    outputs = [("--out", Path(out)), ("--problems-out", problems_out), ("--details", details_out)]
+    inputs = [source, *problem_files(tests or "")]
+    for i, (option, path) in enumerate(outputs):
+        if path is not None:
+            check_output_file(
+                Path(path), force=force, inputs=inputs, option=option, others=outputs[:i]
+            )
     statuses: Mapping[str, str] = {}
     if source.is_dir():
         programs, manifest = dataset_programs(source)

@@ -385,6 +385,15 @@ def _positive(record: dict, key: str, default: int, path: Path, line: int) -> in
 # ------------------------------------------------------------------------------- any source
 
 
+def problem_files(spec: str) -> list[Path]:
+    """The files or directories a problems spec reads (none for the bundled ones)."""
+    if spec.startswith("codenet:"):
+        return [Path(spec.partition(":")[2])]
+    if spec in ("", "humaneval", "codenet"):
+        return []
+    return [Path(spec)]
+
+
 def load_problems(spec: str) -> dict[str, Problem]:
     """Problems by name: humaneval, codenet, codenet:DIR (CodeNet tree or dataset), FILE.jsonl."""
     if spec == "humaneval":
