@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError, InputError
-from codelog.execution import sandbox
+from codelog.execution import harness, sandbox
 from codelog.execution.compare import ACCEPTED, PRESENTATION_ERROR, WRONG_ANSWER, compare
 from codelog.execution.testcases import Problem, TestCase
 from codelog.files import check_output_file, json_lines, mark_written
@@ -182,10 +182,8 @@ def classify(
     test: TestCase,
     problem: Problem,
     runner: sandbox.Runner,
-    sentinel: str | None = None,
 ) -> tuple[str, str]:
-    """(verdict, detail) of one run of one test (`sentinel`: what a function problem's program
-    prints last once its checks have all run)."""
+    """(verdict, detail) of one run of one test of a stdio problem."""
     if run.output_exceeded:
         return OUTPUT_LIMIT, "output past the cap; the program was stopped"
     python = runner.language == "Python"
@@ -200,9 +198,6 @@ def classify(
             return WRONG_ANSWER, _tail(run.stderr)
         return RUNTIME_ERROR, f"exit status {run.exit_code}: {_tail(run.stderr)}"
     if test.output is None:
-        lines = run.stdout.decode("utf-8", "replace").splitlines()
-        if sentinel is not None and (not lines or lines[-1] != sentinel):
-            return RUNTIME_ERROR, "exited with status 0 before its checks had run to the end"
         return ACCEPTED, ""
     output = run.stdout.decode("utf-8", "replace")
     status = compare(output, test.output, problem.tolerance)
@@ -219,8 +214,9 @@ def judge_program(
     Raises SandboxError when there is no runner for the program's language."""
     runner = sandbox.runner_for(program.language, program.original_language, options.python)
     limits = options.limits(problem)
+    if problem.kind == "function":
+        return _judge_function(program, problem, runner, limits)
     source = problem.program(program.code)
-    sentinel = problem.sentinel(program.code) if problem.kind == "function" else None
     executables: dict[str, str] = {}
     wall = 0
     isolation = ""
@@ -258,7 +254,7 @@ def judge_program(
         )
         isolation = run.isolation.describe()
         wall += run.wall_ms
-        status, detail = classify(run, test, problem, runner, sentinel)
+        status, detail = classify(run, test, problem, runner)
         result = TestResult(test.name, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
         results.append(result)
         if status == PRESENTATION_ERROR:
@@ -287,6 +283,60 @@ def judge_program(
         detail=detail,
         isolation=isolation,
         results=tuple(results),
+    )
+
+
+def function_verdict(outcome: harness.Outcome) -> tuple[str, str]:
+    """(verdict, detail) of a function problem's checks (codelog.execution.harness): only
+    the checker's own verdict can make it Accepted."""
+    run = outcome.candidate
+    if run.output_exceeded:
+        return OUTPUT_LIMIT, "output past the cap; the program was stopped"
+    if outcome.verdict == "not-ready" and _python_compile_error(run.stderr):
+        return COMPILE_ERROR, _tail(run.stderr)
+    if run.timed_out or outcome.verdict == "timeout":
+        return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
+    if outcome.verdict == "pass":
+        return ACCEPTED, ""
+    if outcome.verdict == "assert":
+        return WRONG_ANSWER, _tail(outcome.detail.encode())
+    if outcome.verdict in ("not-ready", "gone"):
+        if any(marker in run.stderr for marker in _OUT_OF_MEMORY):
+            return MEMORY_LIMIT, _tail(run.stderr)
+        if outcome.verdict == "not-ready" and re.search(
+            rb"^AssertionError\b", run.stderr, re.MULTILINE
+        ):
+            return WRONG_ANSWER, _tail(run.stderr)
+        when = "before its checks ran" if outcome.verdict == "not-ready" else "during its checks"
+        return RUNTIME_ERROR, f"exited {when} (status {run.exit_code}): {_tail(run.stderr)}"
+    if "MemoryError" in outcome.detail:
+        return MEMORY_LIMIT, _tail(outcome.detail.encode())
+    return RUNTIME_ERROR, _tail(outcome.detail.encode())
+
+
+def _judge_function(
+    program: Program, problem: Problem, runner: sandbox.Runner, limits: sandbox.Limits
+) -> Verdict:
+    if runner.language != "Python":
+        raise sandbox.SandboxError(f"function problems run Python only, not {runner.language}")
+    outcome = harness.check_function(problem, program.code, runner, limits)
+    run = outcome.candidate
+    status, detail = function_verdict(outcome)
+    test = problem.tests[0].name if problem.tests else "check"
+    result = TestResult(test, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
+    return Verdict(
+        submission_id=program.submission_id,
+        problem_id=program.problem_id,
+        status=status,
+        tests_passed=int(status == ACCEPTED),
+        tests_run=1,
+        tests_total=1,
+        cpu_ms=run.cpu_ms,
+        memory_kb=run.memory_kb,
+        wall_ms=run.wall_ms,
+        detail="" if status == ACCEPTED else f"{test}: {detail}",
+        isolation=run.isolation.describe(),
+        results=(result,),
     )
 
 

@@ -41,10 +41,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from codelog.errors import CodelogError
 
@@ -449,6 +449,58 @@ def run(
     names directories outside the system ones the program needs (an interpreter's prefix).
     Returns the run and the contents of the files named in `collect` that the program left in
     its directory (how a compiler hands back its output)."""
+    stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
+    with sandboxed(argv, limits, files=files, executables=executables, readable=readable) as box:
+        try:
+            result = _execute(box.argv, stdin_bytes, limits, box.rundir, box.uid)
+        finally:
+            # setpriv's uid change clears the parent-death signal, so a killed wrapper may leave
+            # the program running: every process of its uid is killed here whatever happened.
+            survivors = _settle(box.uid) if box.uid is not None else 0
+        outputs = {}
+        for name in collect:
+            path = os.path.join(box.rundir, name)
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as f:
+                    outputs[name] = f.read()
+        return replace(result, survivors=survivors, isolation=box.isolation), outputs
+
+
+@dataclass(frozen=True)
+class Box:
+    """One prepared run: the whole command line (wrappers, then the program), its directory
+    and uid. `popen` starts it; leaving `sandboxed` kills what is left of it."""
+
+    argv: list[str]
+    rundir: str
+    uid: int | None
+    isolation: Isolation
+
+    def popen(self, **streams: Any) -> subprocess.Popen:
+        """Start the run (stdin, stdout, stderr as given), in a session of its own."""
+        return subprocess.Popen(
+            self.argv,
+            cwd=self.rundir,
+            env=_environment(self.rundir),
+            start_new_session=True,
+            close_fds=True,
+            **streams,
+        )
+
+
+@contextlib.contextmanager
+def sandboxed(
+    argv: Sequence[str],
+    limits: Limits = Limits(),
+    *,
+    files: Mapping[str, bytes | str] | None = None,
+    executables: Mapping[str, str | Path] | None = None,
+    readable: Sequence[str] = (),
+) -> Iterator[Box]:
+    """A fresh run directory holding `files` and `executables`, and the command line that runs
+    `argv` there under `limits`; on leaving, every process of the run's uid is killed and the
+    directory removed (`run` is this plus one program's I/O; the function-problem harness runs
+    two boxes at once)."""
     mode = resolve_isolation(limits.isolation, readable)
     uid = _sandbox_uid() if mode.drop_uid else None
     rundir = tempfile.mkdtemp(prefix="run-", dir=scratch_dir())
@@ -476,21 +528,12 @@ def run(
         if uid is not None:
             wrapper += _setpriv(_tool("setpriv"), uid)
         program = [os.path.join(rundir, argv[0][2:]) if argv[0].startswith("./") else argv[0]]
-        stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
-        try:
-            result = _execute([*wrapper, *program, *argv[1:]], stdin_bytes, limits, rundir, uid)
-        finally:
-            # setpriv's uid change clears the parent-death signal, so a killed wrapper may leave
-            # the program running: every process of its uid is killed here whatever happened.
-            survivors = _settle(uid) if uid is not None else 0
-        outputs = {}
-        for name in collect:
-            path = os.path.join(rundir, name)
-            if os.path.isfile(path) and not os.path.islink(path):
-                with open(path, "rb") as f:
-                    outputs[name] = f.read()
         iso = replace(mode.isolation, uid=uid, processes=nproc)
-        return replace(result, survivors=survivors, isolation=iso), outputs
+        try:
+            yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso)
+        finally:
+            if uid is not None:
+                kill_uid(uid)
     finally:
         shutil.rmtree(rundir, ignore_errors=True)
 

@@ -24,12 +24,15 @@ def strongest() -> str:
 
 
 def sandbox_processes() -> list[int]:
-    """Processes under any sandbox uid (see sandbox._UID_BASE), zombies aside."""
+    """Processes under a sandbox uid of this process (see sandbox._sandbox_uid), zombies aside:
+    other test runs on the machine have sandboxes of their own."""
+    first = sandbox._UID_BASE + (os.getpid() % 4_000_000) * sandbox._UID_SLOTS
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
-                if entry.stat().st_uid >= sandbox._UID_BASE and not sandbox._zombie(entry.path):
+                uid = entry.stat().st_uid
+                if first <= uid < first + sandbox._UID_SLOTS and not sandbox._zombie(entry.path):
                     found.append(int(entry.name))
             except OSError:
                 pass
