@@ -24,6 +24,7 @@ reward mapping like any logged status:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -360,6 +361,27 @@ def _task(item: tuple[Program, Problem | None, JudgeOptions]) -> Verdict | Skipp
         return Skipped(program.submission_id, program.problem_id, str(exc))
 
 
+def die_with_parent(parent: int) -> None:
+    """In a pool worker: exit when `parent` (codelog) is gone, however it went (a SIGKILL too,
+    which leaves a worker blocked on a pipe whose other end it holds itself)."""
+    import ctypes
+    import signal
+    import threading
+    import time
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # gone before the line above
+        os._exit(1)
+
+    def watch() -> None:  # the death signal follows the forking thread; this, the process
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="codelog-parent-watch").start()
+
+
 def judge_many(
     programs: Sequence[Program],
     problems: Mapping[str, Problem],
@@ -381,7 +403,9 @@ def judge_many(
     # fork: workers start at once and need no `if __name__ == "__main__"` guard in a caller's
     # script; they only run the sandbox, never the parent's threads (torch's, in codelog eval).
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         chunk = max(1, min(16, len(items) // (workers * 8)))
         for result in pool.map(_task, items, chunksize=chunk):
             results.append(result)

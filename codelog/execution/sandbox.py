@@ -188,10 +188,12 @@ _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
     argv = [
         bwrap,
+        # bwrap's own init (root, no uid change: its parent-death signal holds) is the
+        # namespace's PID 1: when it dies, with the program or with the judge, every process in
+        # the namespace dies too. (Not --as-pid-1: a namespace's init ignores the parent-death
+        # signal its setpriv'd program sets, so a killed judge would leave it running.) The
+        # init reaps the program and bwrap the init, so wait4 sees the program's CPU time.
         "--die-with-parent",
-        # The program is the namespace's init: its exit takes every process it started with it,
-        # and bwrap reaps it, so wait4 sees its CPU time and peak memory.
-        "--as-pid-1",
         "--new-session",
         "--unshare-pid",
         "--unshare-net",
@@ -293,7 +295,17 @@ def _probe_ok(argv: list[str]) -> bool:
 
 
 def _setpriv(setpriv: str, uid: int) -> list[str]:
-    return [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+    # The uid change clears the parent-death signal bwrap/unshare set: set it again after it,
+    # so the program dies with its wrapper, which dies with the judge, by any signal.
+    return [
+        setpriv,
+        f"--reuid={uid}",
+        f"--regid={uid}",
+        "--clear-groups",
+        "--pdeathsig",
+        "KILL",
+        "--",
+    ]
 
 
 def resolve_isolation(requested: str, readable: Sequence[str] = ()) -> _Mode:
@@ -325,17 +337,66 @@ _scratch: str | None = None
 _slots = itertools.count()
 
 
+_SCRATCH_PREFIX = "codelog-sandbox-"
+
+
 def scratch_dir() -> str:
-    """This process's directory for run directories and compiled programs (removed at exit)."""
+    """This process's directory for run directories and compiled programs, removed at exit
+    (a pool worker's too); what a killed process left is removed by the next one."""
     global _scratch
     with _scratch_lock:
         if _scratch is None or not os.path.isdir(_scratch):
-            _scratch = tempfile.mkdtemp(prefix=f"codelog-sandbox-{os.getpid()}-")
+            sweep_stale()
+            _scratch = tempfile.mkdtemp(prefix=f"{_SCRATCH_PREFIX}{os.getpid()}-")
             os.chmod(_scratch, 0o711)  # a sandbox uid must traverse it to its own run dir
             import atexit
+            from multiprocessing import util
 
             atexit.register(shutil.rmtree, _scratch, True)
+            # a multiprocessing worker leaves through os._exit, which skips atexit
+            util.Finalize(None, shutil.rmtree, (_scratch, True), exitpriority=10)
         return _scratch
+
+
+def _owner_pids(uid: int) -> tuple[int, ...]:
+    """The pids that may have given out sandbox uid `uid` (`_sandbox_uid` takes a pid modulo
+    4,000,000, and pids go up to 2**22)."""
+    if not _UID_BASE <= uid < _UID_BASE + 4_000_000 * _UID_SLOTS:
+        return ()
+    low = (uid - _UID_BASE) // _UID_SLOTS
+    return (low, low + 4_000_000) if low + 4_000_000 < (1 << 22) else (low,)
+
+
+def sweep_stale() -> tuple[int, int]:
+    """Remove what codelog processes that are gone left behind (a SIGKILL runs no cleanup):
+    their scratch directories, and any process still running under a sandbox uid they gave
+    out. Returns (directories removed, processes killed)."""
+    from codelog.files import process_exists
+
+    removed = killed = 0
+    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            pid = entry.name.removeprefix(_SCRATCH_PREFIX).partition("-")[0]
+            if (
+                entry.name.startswith(_SCRATCH_PREFIX)
+                and pid.isdigit()
+                and not process_exists(int(pid))
+                and entry.is_dir(follow_symlinks=False)
+            ):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed += 1
+    if _is_root():
+        orphans: set[int] = set()
+        with os.scandir("/proc") as entries:
+            for entry in entries:
+                if entry.name.isdigit():
+                    with contextlib.suppress(OSError):
+                        uid = entry.stat(follow_symlinks=False).st_uid
+                        owners = _owner_pids(uid)
+                        if owners and not any(process_exists(pid) for pid in owners):
+                            orphans.add(uid)
+        killed = sum(kill_uid(uid) for uid in orphans)
+    return removed, killed
 
 
 def _sandbox_uid() -> int:
