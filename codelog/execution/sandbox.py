@@ -76,6 +76,8 @@ class Limits:
     processes: int = 32  # processes and threads at once
     open_files: int = 64
     isolation: IsolationMode = "auto"
+    # bwrap: the run directory and /tmp are each a tmpfs of this size (the program's total disk)
+    disk_bytes: int = 64 << 20
 
     def __post_init__(self) -> None:
         for name in (
@@ -90,6 +92,8 @@ class Limits:
                 raise CodelogError(
                     f"sandbox limit {name} must be positive, not {getattr(self, name)}"
                 )
+        if self.disk_bytes <= 0:
+            raise CodelogError(f"sandbox limit disk_bytes must be positive, not {self.disk_bytes}")
         if self.isolation != "auto" and self.isolation not in ISOLATION_MODES:
             raise CodelogError(
                 f"isolation must be auto or one of {', '.join(ISOLATION_MODES)}, not {self.isolation!r}"
@@ -185,8 +189,83 @@ _SYSTEM_DIRS = ("/usr", "/etc")
 _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 
-def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
+# Classic BPF for seccomp (linux/filter.h, linux/seccomp.h): no new user namespace inside the
+# sandbox (clone/unshare with CLONE_NEWUSER fail with EPERM; clone3, whose flags a filter cannot
+# read, fails with ENOSYS, and the C library falls back to clone). Without a user namespace an
+# unprivileged process cannot make mount or other namespaces either.
+_CLONE_NEWUSER = 0x10000000
+_SECCOMP_ARCH = {  # machine: (AUDIT_ARCH_*, unshare, clone, clone3)
+    "x86_64": (0xC000003E, 272, 56, 435),
+    "aarch64": (0xC00000B7, 97, 220, 435),
+}
+
+
+def userns_filter() -> bytes | None:
+    """The seccomp program bwrap loads (`--seccomp FD`), or None on an architecture codelog
+    has no syscall numbers for."""
+    import platform
+    import struct
+
+    found = _SECCOMP_ARCH.get(platform.machine())
+    if found is None:
+        return None
+    arch, unshare, clone, clone3 = found
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    program = [
+        (ld, 0, 0, 4),  # 0: A = arch
+        (jeq, 1, 0, arch),  # 1: native: go on at 3
+        (ret, 0, 0, eperm),  # 2: another ABI (i386 on x86_64): refused
+        (ld, 0, 0, 0),  # 3: A = syscall number
+        (jge, 7, 0, 0x40000000),  # 4: the x32 ABI: refused (12)
+        (jeq, 4, 0, unshare),  # 5: -> 10
+        (jeq, 3, 0, clone),  # 6: -> 10
+        (jeq, 1, 0, clone3),  # 7: -> 9
+        (ret, 0, 0, allow),  # 8
+        (ret, 0, 0, enosys),  # 9: clone3
+        (ld, 0, 0, 16),  # 10: A = low word of the flags (args[0])
+        (jset, 0, 1, _CLONE_NEWUSER),  # 11: a new user namespace: refused
+        (ret, 0, 0, eperm),  # 12
+        (ret, 0, 0, allow),  # 13
+    ]
+    return b"".join(struct.pack("<HBBI", *insn) for insn in program)
+
+
+_filter_lock = threading.Lock()
+
+
+def _filter_file() -> str | None:
+    """The seccomp filter as a file in this process's scratch directory (bwrap reads it from
+    an fd the wrapping shell opens), or None where there is no filter."""
+    data = userns_filter()
+    if data is None:
+        return None
+    path = os.path.join(scratch_dir(), "userns.bpf")
+    with _filter_lock:
+        if not os.path.exists(path):
+            with open(path + ".tmp", "wb") as f:
+                f.write(data)
+            os.replace(path + ".tmp", path)
+    return path
+
+
+_SECCOMP_FD = 9
+
+
+def _bwrap_argv(
+    bwrap: str,
+    rundir: str,
+    readable: Sequence[str],
+    files: Sequence[str] | None = None,
+    disk_bytes: int = Limits.disk_bytes,
+) -> list[str]:
+    """bwrap's command line. `files` given: the run directory is a fresh tmpfs of `disk_bytes`
+    holding those files of the host's run directory, read-only; None: the host's run directory
+    itself, writable (a compiler's output is collected from it)."""
+    seccomp = _filter_file()
+    shell = ["/bin/sh", "-c", f'exec "$@" {_SECCOMP_FD}<"$0"', seccomp] if seccomp else []
     argv = [
+        *shell,
         bwrap,
         # bwrap's own init (root, no uid change: its parent-death signal holds) is the
         # namespace's PID 1: when it dies, with the program or with the judge, every process in
@@ -212,7 +291,9 @@ def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
             argv += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(disk_bytes), "--tmpfs", "/tmp"]
+    if seccomp:
+        argv += ["--seccomp", str(_SECCOMP_FD)]
     made: set[str] = set()
     for d in readable:
         if any(d == s or d.startswith(s + "/") for s in _SYSTEM_DIRS):
@@ -223,8 +304,14 @@ def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
                 made.add(str(parent))
                 argv += ["--perms", "0755", "--dir", str(parent)]
         argv += ["--ro-bind", d, d]
-    argv += ["--bind", rundir, rundir, "--chdir", rundir, "--"]
-    return argv
+    if files is None:
+        argv += ["--bind", rundir, rundir]
+    else:
+        argv += ["--perms", "1777", "--size", str(disk_bytes), "--tmpfs", rundir]
+        for name in files:
+            path = os.path.join(rundir, name)
+            argv += ["--ro-bind", path, path]
+    return [*argv, "--chdir", rundir, "--"]
 
 
 def _unshare_argv(unshare: str) -> list[str]:
@@ -511,7 +598,9 @@ def run(
     Returns the run and the contents of the files named in `collect` that the program left in
     its directory (how a compiler hands back its output)."""
     stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
-    with sandboxed(argv, limits, files=files, executables=executables, readable=readable) as box:
+    with sandboxed(
+        argv, limits, files=files, executables=executables, readable=readable, collect=collect
+    ) as box:
         try:
             result = _execute(box.argv, stdin_bytes, limits, box.rundir, box.uid)
         finally:
@@ -557,6 +646,7 @@ def sandboxed(
     files: Mapping[str, bytes | str] | None = None,
     executables: Mapping[str, str | Path] | None = None,
     readable: Sequence[str] = (),
+    collect: Sequence[str] = (),
 ) -> Iterator[Box]:
     """A fresh run directory holding `files` and `executables`, and the command line that runs
     `argv` there under `limits`; on leaving, every process of the run's uid is killed and the
@@ -578,7 +668,8 @@ def sandboxed(
 
         wrapper: list[str] = []
         if mode.isolation.mode == "bwrap":
-            wrapper = _bwrap_argv(mode.prefix[0], rundir, readable)
+            staged = None if collect else [*(files or {}), *(executables or {})]
+            wrapper = _bwrap_argv(mode.prefix[0], rundir, readable, staged, limits.disk_bytes)
         elif mode.isolation.mode == "unshare":
             wrapper = _unshare_argv(mode.prefix[0])
         # Root is exempt from the process limit: it binds once setpriv has dropped the uid. A
