@@ -7,12 +7,13 @@ Manners shared by every command (codelog.progress): results on stdout, chatter o
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -428,22 +429,45 @@ def train(
     from codelog import progress as manners_
 
     manners_.configure(quiet=manners_.console.quiet, progress=progress)
-    result = run_train(
-        dataset_dir,
-        out,
-        overrides,
-        recipe=load_recipe(recipe) if recipe else None,
-        resume=resume,
-        progress=manners_.show_progress(),
-        quiet=manners_.console.quiet,
-        gradient_checkpointing=gradient_checkpointing,
-        reference=reference,
-        report_to=report_to,
-        memory_check=memory_check,
-        evaluators=evaluators,
-        task=task,
-    )
+    with training_into(out):
+        result = run_train(
+            dataset_dir,
+            out,
+            overrides,
+            recipe=load_recipe(recipe) if recipe else None,
+            resume=resume,
+            progress=manners_.show_progress(),
+            quiet=manners_.console.quiet,
+            gradient_checkpointing=gradient_checkpointing,
+            reference=reference,
+            report_to=report_to,
+            memory_check=memory_check,
+            evaluators=evaluators,
+            task=task,
+        )
     print_summary(result)
+
+
+@contextlib.contextmanager
+def training_into(out: Path) -> Iterator[None]:
+    """The disk refusing a write while training (full, read-only) as one line naming the path,
+    and what a rerun does with the half-made run directory."""
+    from codelog.errors import OutputError
+    from codelog.files import storage_error, storage_error_path
+
+    try:
+        yield
+    except CodelogError:
+        raise
+    except Exception as exc:
+        cause = storage_error(exc)
+        if cause is None:
+            raise
+        raise OutputError(
+            f"{storage_error_path(exc, out)}: {cause} (training into {out}; once there is room, "
+            "the same command starts again in that directory, or --resume continues from its "
+            "latest checkpoint)"
+        ) from None
 
 
 def is_run_dir(path: Path) -> bool:
@@ -461,7 +485,16 @@ def check_run_out(out: Path, dataset_dir: Path) -> None:
     from codelog.files import check_output_dir, refuse_inputs
 
     refuse_inputs(out, [dataset_dir])
-    check_output_dir(out, is_run_dir, "codelog run directory", "run.json")
+    check_output_dir(out, _run_or_begun, "codelog run directory", "run.json")
+
+
+def _run_or_begun(path: Path) -> bool:
+    """A run directory, or one a run began and a full disk stopped before run.json: nothing
+    in it but its base model and hidden files (.lock)."""
+    from codelog.files import foreign_entries
+
+    visible = [n for n in foreign_entries(path, ()) if not n.startswith(".")]
+    return is_run_dir(path) or set(visible) <= {"base-model"}
 
 
 @cli.command("sql")
