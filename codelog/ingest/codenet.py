@@ -68,6 +68,12 @@ def _check_header(path: Path, expected: tuple[str, ...]) -> None:
         )
 
 
+# Malformed rows a metadata file may have: past it the file is not metadata with a few bad rows
+# but something else (garbage, a wrong file), and the build refuses it before the reader that
+# keeps each bad row (DuckDB's store_rejects: ~10 KB a row) runs at all.
+MALFORMED_LIMIT = 10_000
+
+
 def _read_csv(files: list[Path], columns: tuple[str, ...], rejects_table: str) -> str:
     # One record per physical line (quote=''): with RFC quoting a single stray quote makes the
     # reader swallow the rest of the file into one value. Quoted fields are undone in `_meta_view`.
@@ -104,6 +110,55 @@ def _meta_view(reader: str) -> str:
         f"SELECT {', '.join(fields)}, filename, CASE {' '.join(checks)} END AS malformed_detail "
         f"FROM {reader}"
     )
+
+
+def _refuse_garbage(files: list[Path], columns: tuple[str, ...]) -> None:
+    """InputError naming the file and its first malformed line when a metadata file has more
+    than MALFORMED_LIMIT rows the CSV reader cannot split into `columns`. Counted cheaply: the
+    rows a reader that skips bad rows (and keeps nothing of them) reads, against the lines."""
+    names = ", ".join(literal(str(f)) for f in files)
+    cols = ", ".join(f"{literal(c)}: 'VARCHAR'" for c in columns)
+    con = duckdb.connect()
+    try:
+        con.execute("SET enable_progress_bar = false")
+        read = dict(
+            con.execute(
+                f"SELECT filename, count(*) FROM read_csv([{names}], header=true, "
+                f"columns={{{cols}}}, filename=true, ignore_errors=true, quote='', escape='', "
+                "delim=',', auto_detect=false, null_padding=false, strict_mode=true) GROUP BY 1"
+            ).fetchall()
+        )
+    except duckdb.Error:
+        return  # the reading proper reports it, with its line
+    finally:
+        con.close()
+    for path in files:
+        lines = _count_lines(path) - 1  # the header
+        if lines - read.get(str(path), 0) > MALFORMED_LIMIT:
+            raise InputError(
+                path,
+                f"not CodeNet metadata: more than {MALFORMED_LIMIT:,} of its {lines:,} rows are "
+                f"malformed (not {len(columns)} comma-separated fields), the first here",
+                line=_first_malformed(path, len(columns)),
+            )
+
+
+def _count_lines(path: Path) -> int:
+    count = 0
+    last = b"\n"
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
+
+
+def _first_malformed(path: Path, fields: int) -> int | None:
+    with path.open("rb") as f:
+        for number, line in enumerate(f, start=1):
+            if number > 1 and line.strip() and line.count(b",") != fields - 1:
+                return number
+    return None
 
 
 def _resolve_language(con: duckdb.DuckDBPyConnection, language: str) -> str:
@@ -286,6 +341,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
     files = _metadata_files(root)
     for f in files:
         _check_header(f, schema.CODENET_COLUMNS)
+    _refuse_garbage(files, schema.CODENET_COLUMNS)
 
     con = duckdb.connect()
     con.execute(
