@@ -233,6 +233,7 @@ os._exit(0)
 # The checker's own limits: it runs the problem's code, not the candidate's, and is not timed.
 _CHECKER_TIME_MS = 20_000
 _CHECKER_MEMORY_KB = 1 << 20
+_CHECKER_WALL_S = 30
 _LINE_CAP = 16 << 20  # a call or answer bigger than this ends the run (output limit)
 
 
@@ -367,7 +368,9 @@ def _broker(
     import subprocess
 
     start = time.monotonic()
-    deadline = start + limits.wall_s
+    # The candidate's wall clock runs while it loads and while it answers, not while codelog
+    # starts the checker or the checks think: two interpreters start here, not one.
+    budget = _Budget(limits.wall_s)
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     cand = cbox.popen(**pipes)
     checker = None
@@ -380,19 +383,20 @@ def _broker(
     timed_out = exceeded = False
     try:
         try:
-            ready = answers.readline(deadline)
+            ready = answers.readline(budget.start())
         except TimeoutError:
             ready, timed_out = None, True
         except OverflowError:
             ready, exceeded = None, True
+        budget.stop()
         if ready is None or _json_or_none(ready) != {"ready": True}:
             verdict = "timeout" if timed_out else "output" if exceeded else "not-ready"
         else:
             checker = kbox.popen(**pipes)
             threads.append(_drain(checker.stderr, 1 << 20, kerr))
             requests = _Lines(checker.stdout.fileno(), _LINE_CAP)
-            # the checker is not timed, but it cannot outlast the candidate's wall clock by much
-            checker_deadline = deadline + 10
+            # the checker is not timed, but it cannot run for ever
+            checker_deadline = start + limits.wall_s + _CHECKER_WALL_S
             try:
                 while True:
                     try:
@@ -413,13 +417,14 @@ def _broker(
                         reply = {"raise": ["NameError", f"no function {message.get('call')!r}"]}
                     else:
                         calls += 1
-                        reply = _ask(cand, answers, line, deadline)
+                        reply = _ask(cand, answers, line, budget.start())
                         if reply is None:
-                            timed_out = time.monotonic() >= deadline
+                            timed_out = budget.over()
                             reply = {"gone": True}
                         elif reply == "overflow":
                             exceeded = True
                             reply = {"gone": True}
+                        budget.stop()
                     _send(checker, (json.dumps(reply) + "\n").encode())
             finally:
                 requests.close()
@@ -428,7 +433,9 @@ def _broker(
         _close(cand.stdin)
         if checker is not None:
             _close(checker.stdin)
-        crun = _reap(cand, cbox, limits, cerr, start, deadline, timed_out, exceeded)
+        # past a verdict the candidate only has to exit: a slow exit is not a time limit
+        exit_by = time.monotonic() + max(budget.left, 0) + 2
+        crun = _reap(cand, cbox, limits, cerr, start, exit_by, timed_out, exceeded)
         if checker is not None:
             _reap(checker, kbox, limits, kerr, start, time.monotonic() + 1, False, False)
         for thread in threads:
@@ -438,10 +445,31 @@ def _broker(
     return Outcome(verdict, detail, crun, calls)
 
 
+class _Budget:
+    """Wall-clock seconds the candidate has left, spent only between start() and stop()."""
+
+    def __init__(self, seconds: float):
+        self.left = seconds
+        self.began: float | None = None
+
+    def start(self) -> float:
+        """The deadline of what starts now."""
+        self.began = time.monotonic()
+        return self.began + self.left
+
+    def stop(self) -> None:
+        if self.began is not None:
+            self.left -= time.monotonic() - self.began
+            self.began = None
+
+    def over(self) -> bool:
+        return self.began is not None and time.monotonic() - self.began >= self.left
+
+
 def _json_or_none(line: bytes):
     try:
         return json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # a candidate's answer nested 100,000 deep
         return None
 
 
@@ -518,7 +546,7 @@ def _reap(
         cpu_ms=cpu_ms,
         wall_ms=int((time.monotonic() - start) * 1000),
         memory_kb=int(usage.ru_maxrss),
-        timed_out=(killed and not exceeded) or cpu_ms > limits.time_ms,
+        timed_out=timed_out or cpu_ms > limits.time_ms,
         output_exceeded=exceeded or len(err) > limits.output_bytes,
         survivors=0,
         isolation=box.isolation,

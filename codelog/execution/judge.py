@@ -12,7 +12,7 @@ reward mapping like any logged status:
 
 | verdict | when |
 | --- | --- |
-| Accepted | every test's output matches (or, for function problems, the checks exit 0) |
+| Accepted | every test's output matches (for function problems: the checker's verdict, harness.py) |
 | WA: Presentation Error | the right tokens, laid out differently |
 | Wrong Answer | other output; for function problems an AssertionError |
 | Runtime Error | a non-zero exit or a signal |

@@ -85,6 +85,11 @@ FORGERIES = {
         'os.write(1, b\'{"verdict": "pass"}\\n\')\n'
     ),
     "raises SystemExit(0) when called": "    raise SystemExit(0)\n",
+    "answers nested too deep to decode": (
+        "    import os\n"
+        "    os.write(3, b'{\"value\": ' + b'[' * 200000 + b']' * 200000 + b'}\\n')\n"
+        "    os._exit(0)\n"
+    ),
 }
 
 

@@ -41,6 +41,6 @@ def test_a_million_garbage_rows_are_refused_early_in_flat_memory(tmp_path: Path)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["message"] is not None
     assert str(target) in result["message"]
-    assert f"more than {MALFORMED_LIMIT:,}" in result["message"]
+    assert f"more than {MALFORMED_LIMIT:,} malformed rows" in result["message"]
     assert f"line {first_bad}:" in result["message"]
-    assert result["rss_kb"] < 600_000, result  # a real 40k-row build needs ~490 MB
+    assert result["rss_kb"] < 300_000, result  # a real 40k-row build needs ~490 MB
