@@ -7,12 +7,13 @@ Manners shared by every command (codelog.progress): results on stdout, chatter o
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -439,22 +440,45 @@ def train(
     from codelog import progress as manners_
 
     manners_.configure(quiet=manners_.console.quiet, progress=progress)
-    result = run_train(
-        dataset_dir,
-        out,
-        overrides,
-        recipe=load_recipe(recipe) if recipe else None,
-        resume=resume,
-        progress=manners_.show_progress(),
-        quiet=manners_.console.quiet,
-        gradient_checkpointing=gradient_checkpointing,
-        reference=reference,
-        report_to=report_to,
-        memory_check=memory_check,
-        evaluators=evaluators,
-        task=task,
-    )
+    with training_into(out):
+        result = run_train(
+            dataset_dir,
+            out,
+            overrides,
+            recipe=load_recipe(recipe) if recipe else None,
+            resume=resume,
+            progress=manners_.show_progress(),
+            quiet=manners_.console.quiet,
+            gradient_checkpointing=gradient_checkpointing,
+            reference=reference,
+            report_to=report_to,
+            memory_check=memory_check,
+            evaluators=evaluators,
+            task=task,
+        )
     print_summary(result)
+
+
+@contextlib.contextmanager
+def training_into(out: Path) -> Iterator[None]:
+    """The disk refusing a write while training (full, read-only) as one line naming the path,
+    and what a rerun does with the half-made run directory."""
+    from codelog.errors import OutputError
+    from codelog.files import storage_error, storage_error_path
+
+    try:
+        yield
+    except CodelogError:
+        raise
+    except Exception as exc:
+        cause = storage_error(exc)
+        if cause is None:
+            raise
+        raise OutputError(
+            f"{storage_error_path(exc, out)}: {cause} (training into {out}; once there is room, "
+            "the same command starts again in that directory, or --resume continues from its "
+            "latest checkpoint)"
+        ) from None
 
 
 def is_run_dir(path: Path) -> bool:
@@ -472,7 +496,16 @@ def check_run_out(out: Path, dataset_dir: Path) -> None:
     from codelog.files import check_output_dir, refuse_inputs
 
     refuse_inputs(out, [dataset_dir])
-    check_output_dir(out, is_run_dir, "codelog run directory", "run.json")
+    check_output_dir(out, _run_or_begun, "codelog run directory", "run.json")
+
+
+def _run_or_begun(path: Path) -> bool:
+    """A run directory, or one a run began and a full disk stopped before run.json: nothing
+    in it but its base model and hidden files (.lock)."""
+    from codelog.files import foreign_entries
+
+    visible = [n for n in foreign_entries(path, ()) if not n.startswith(".")]
+    return is_run_dir(path) or set(visible) <= {"base-model"}
 
 
 @cli.command("sql")
@@ -890,12 +923,13 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 
 
 @cli.command()
-@click.argument("source", type=click.Path(path_type=Path, exists=True))
+@click.argument("source", type=LocalPath(path_type=Path, exists=True))
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     required=True,
-    help="CI export to write (.jsonl, .csv or .parquet): `codelog build --source ci` reads it.",
+    help="CI export to write (.jsonl, .csv or .parquet): `codelog build --source ci` reads it. "
+    "An existing file is replaced only if codelog wrote it (or --force); never an input.",
 )
 @click.option(
     "--tests",
@@ -905,12 +939,12 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 )
 @click.option(
     "--problems-out",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     help="Also write the judged problems as a --problems file for `codelog build --source ci`.",
 )
 @click.option(
     "--details",
-    type=click.Path(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path, dir_okay=False),
     help="Also write every verdict with its per-test results and reasons (JSONL).",
 )
 @click.option("--workers", type=int, help="Judging processes. Default: all cores.")
@@ -920,6 +954,7 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 )
 @click.option("--python", "python", help="Python 3 interpreter for Python programs.")
 @click.option("--limit", type=int, help="Judge only the first N programs.")
+@force_option
 @manners
 def judge(
     source: Path,
@@ -932,6 +967,7 @@ def judge(
     time_scale: float,
     python: str | None,
     limit: int | None,
+    force: bool,
 ) -> None:
     """Re-run programs in the sandbox and write CI rows with their verdicts.
 
@@ -958,6 +994,7 @@ def judge(
         problems_out=problems_out,
         details_out=details,
         limit=limit,
+        force=force,
     )
     judged = sum(report.statuses.values())
     skipped = sum(report.skipped_reasons.values())
@@ -1010,8 +1047,10 @@ def judge(
 @click.option("-k", "ks", default="1", show_default=True, help="pass@k for these k (comma list).")
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Directory for samples.jsonl and summary.json. Default: ./runs/eval-<benchmark>.",
+    type=LocalPath(path_type=Path, file_okay=False),
+    help="Directory for samples.jsonl and summary.json. Default: ./runs/eval-<benchmark>. "
+    "Other files in it are left alone; these two are replaced only if codelog wrote them (or "
+    "--force), never when one is an input.",
 )
 @click.option("--temperature", type=float, default=0.8, show_default=True)
 @click.option("--top-p", type=float, default=0.95, show_default=True)
@@ -1033,6 +1072,7 @@ def judge(
     help="A dataset benchmark (codenet:DIR of a built dataset): only this split's problems "
     "(test: the held-out ones). Default: all of them.",
 )
+@force_option
 @manners
 def eval_command(
     benchmark: str,
@@ -1051,6 +1091,7 @@ def eval_command(
     workers: int | None,
     isolation: str,
     split: str | None,
+    force: bool,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
     from codelog.execution.evaluate import run_eval
@@ -1076,6 +1117,7 @@ def eval_command(
         quiet=chatter.quiet,
         progress=show_progress(),
         split=split,
+        force=force,
     )
 
 

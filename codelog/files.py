@@ -169,7 +169,8 @@ def check_output_dir(
         return
     if not out.is_dir():
         raise OutputError(f"{option} {out}: exists and is not a directory; it is left alone")
-    if is_ours(out) or is_empty_dir(out):
+    # Hidden entries alone (a fresh git clone: .git, .gitattributes) are kept by the writer.
+    if is_ours(out) or not [n for n in foreign_entries(out, ()) if not n.startswith(".")]:
         return
     raise OutputError(
         f"{option} {out}: exists, is not empty and is not a {kind} (no {marker}); codelog "
@@ -189,7 +190,15 @@ def output_metadata() -> dict[bytes, bytes]:
 
 
 def written_by_codelog(path: Path) -> bool:
-    """Whether `path` is a Parquet file carrying codelog's mark."""
+    """Whether codelog wrote `path` and nobody changed it since: a Parquet file carrying
+    codelog's mark, or a file (JSON Lines, CSV, JSON) recorded by `mark_written` whose inode,
+    size and modification time are still the recorded ones."""
+    try:
+        recorded = json.loads(_record_of(path).read_text(encoding="utf-8"))
+        if recorded == _fingerprint(path):
+            return True
+    except (OSError, ValueError):
+        pass
     try:
         import pyarrow.parquet as pq
 
@@ -199,19 +208,92 @@ def written_by_codelog(path: Path) -> bool:
     return OUTPUT_KEY in metadata
 
 
+def _written_records() -> Path:
+    """Where codelog records the text files it wrote (a file has no room for a mark)."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    return Path(cache) / "codelog" / "written"
+
+
+def _record_of(path: Path) -> Path:
+    key = hashlib.sha256(os.fsencode(os.path.abspath(path))).hexdigest()[:32]
+    return _written_records() / f"{key}.json"
+
+
+def _fingerprint(path: Path) -> dict[str, Any]:
+    st = os.stat(path)
+    return {
+        "path": os.path.abspath(path),
+        "dev": st.st_dev,
+        "ino": st.st_ino,
+        "size": st.st_size,
+        "mtime_ns": st.st_mtime_ns,
+    }
+
+
+def mark_written(path: Path) -> None:
+    """Record that codelog just wrote `path` (call it after the final rename), so the next run
+    may replace it without --force. Best effort: a record that cannot be written only means
+    the next run asks for --force."""
+    with contextlib.suppress(OSError):
+        record = _record_of(path)
+        record.parent.mkdir(parents=True, exist_ok=True)
+        tmp = record.with_name(f".{record.name}.tmp-{os.getpid()}")
+        tmp.write_text(json.dumps(_fingerprint(path)), encoding="utf-8")
+        os.replace(tmp, record)
+
+
 def check_output_file(
-    out: Path, *, force: bool, inputs: Iterable[Path] = (), option: str = "--out"
+    out: Path,
+    *,
+    force: bool,
+    inputs: Iterable[Path] = (),
+    option: str = "--out",
+    others: Iterable[tuple[str, Path | None]] = (),
 ) -> None:
-    """The rule for a file codelog writes: never an input or a file inside an input (even with
-    --force), never a directory; an existing file only if codelog wrote it (a marked Parquet
-    file) or with --force."""
+    """THE rule for a file codelog writes, whatever the command: never an input or a file
+    inside an input (even with --force), never a directory, never the same file as another
+    output of the same run (`others`: (option, path) pairs); an existing file only if codelog
+    wrote it (`written_by_codelog`) or with --force."""
     refuse_inputs(out, inputs, option=option)
+    for other_option, other in others:
+        if other is not None and relation(out, other) == "is":
+            raise OutputError(
+                f"{option} {out} is also {other_option}: each output needs a file of its own"
+            )
     if out.is_dir():
         raise OutputError(f"{option} {out}: is a directory; {option} names the file to write")
-    if out.exists() and not force and not written_by_codelog(out):
+    if (out.exists() or out.is_symlink()) and not force and not written_by_codelog(out):
         raise OutputError(
             f"{option} {out}: exists and codelog did not write it; pass --force to replace it"
         )
+
+
+def foreign_entries(directory: Path, ours: Iterable[str]) -> list[str]:
+    """Names in `directory` that codelog did not write (`ours`: the names it did), `.git`
+    included, sorted."""
+    owned = set(ours)
+    with os.scandir(directory) as entries:
+        return sorted(e.name for e in entries if e.name not in owned)
+
+
+def keep_foreign(
+    old: Path, new: Path, ours: Iterable[str], *, move: bool = True, option: str = "--out"
+) -> list[str]:
+    """When `new` replaces the directory `old`: move every entry of `old` codelog did not write
+    (`ours`: the names it did; a git clone's `.git`, `.gitattributes`, a user's notes) into
+    `new`, so the user keeps them. A foreign entry whose name `new` holds too is an OutputError
+    before anything moves (`move=False`: only that check, before the swap)."""
+    foreign = foreign_entries(old, ours)
+    clash = [name for name in foreign if os.path.lexists(new / name)]
+    if clash:
+        raise OutputError(
+            f"{option} {old}: holds {', '.join(clash)}, which codelog did not write and would "
+            f"replace; move it away or choose another {option}"
+        )
+    if move:
+        for name in foreign:
+            os.replace(old / name, new / name)
+    return foreign
 
 
 @contextlib.contextmanager

@@ -36,7 +36,7 @@ from codelog.execution.judge import (
     judge_with_progress,
 )
 from codelog.execution.testcases import Problem
-from codelog.files import json_lines
+from codelog.files import check_output_file, json_lines, mark_written
 
 # A HumanEval completion ends where the model starts something other than the function body
 # (the stop sequences of the Codex paper).
@@ -363,10 +363,22 @@ def write_outputs(result: EvalResult, out: Path, meta: Mapping[str, Any]) -> tup
         for record in result.records:
             f.write(json.dumps(record) + "\n")
     os.replace(tmp, samples_path)
+    mark_written(samples_path)
     tmp = out / f".summary.json.tmp-{os.getpid()}"
     tmp.write_text(json.dumps({**meta, **result.summary()}, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, summary_path)
+    mark_written(summary_path)
     return samples_path, summary_path
+
+
+def check_outputs(out: Path, inputs: Sequence[Path], *, force: bool) -> None:
+    """`out` is a directory (other files in it are left alone) whose samples.jsonl and
+    summary.json follow codelog.files.check_output_file: never an input, an existing file only
+    if codelog wrote it or with `force`."""
+    if out.exists() and not out.is_dir():
+        raise CodelogError(f"--out {out}: exists and is not a directory; it is left alone")
+    for name in ("samples.jsonl", "summary.json"):
+        check_output_file(out / name, force=force, inputs=inputs, option="--out")
 
 
 def vllm_available() -> bool:
@@ -407,18 +419,22 @@ def run_eval(
     quiet: bool = False,
     progress: bool | None = None,
     split: str | None = None,
+    force: bool = False,
 ) -> EvalResult:
     """`codelog eval`: sample (or read) completions, judge them, print and write pass@k.
 
     `split` (train, test or all): a dataset benchmark's problems of that split only."""
     import sys
 
-    from codelog.execution.testcases import load_problems
+    from codelog.execution.testcases import load_problems, problem_files
     from codelog.recipe import Recipe, load_recipe
 
     if (model is None) == (samples_file is None):
         raise CodelogError("give exactly one of --model (sample from it) or --samples FILE")
     k_values = parse_ks(ks)
+    out = out or Path("runs") / f"eval-{re.sub(r'[^A-Za-z0-9_.-]+', '-', benchmark)}"
+    inputs = [*([samples_file] if samples_file else []), *problem_files(benchmark)]
+    check_outputs(out, inputs, force=force)
     problems = load_problems(benchmark)
     if split is not None:
         problems = split_problems(problems, benchmark, split)
@@ -457,7 +473,6 @@ def run_eval(
     result = score_samples(
         samples, problems, k_values, options=options, workers=workers, show_progress=show
     )
-    out = out or Path("runs") / f"eval-{re.sub(r'[^A-Za-z0-9_.-]+', '-', benchmark)}"
     samples_path, summary_path = write_outputs(result, out, meta)
     if not quiet:
         _print_result(result)

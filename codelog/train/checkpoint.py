@@ -6,6 +6,7 @@ tokenizer, recipe, the dataset's input_fingerprint, optimizer, scheduler, RNG an
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -55,9 +56,21 @@ def save_checkpoint(
     return final
 
 
+_held: dict[Path, Any] = {}
+
+
+def unlock_run_dir(run_dir: Path) -> None:
+    """Release the lock of `run_dir` if this process holds it (a failed run too: a rerun in the
+    same process, through the Python API, must not find it taken)."""
+    handle = _held.pop(Path(run_dir).resolve(), None)
+    if handle is not None:
+        handle.close()
+
+
 def lock_run_dir(run_dir: Path) -> Any:
     """An exclusive lock on the run directory, so two trainers never write the same checkpoints."""
     handle = (run_dir / ".lock").open("w")
+    _held[Path(run_dir).resolve()] = handle
     try:
         import fcntl
 
@@ -66,6 +79,7 @@ def lock_run_dir(run_dir: Path) -> Any:
         pass
     except BlockingIOError:
         handle.close()
+        _held.pop(Path(run_dir).resolve(), None)
         raise TrainingError(f"{run_dir}: another `codelog train` is running in it") from None
     return handle
 
@@ -120,7 +134,10 @@ def begin_run(
         "base_model": base,
         "recipe": recipe.to_dict(),
     }
-    (run_dir / RUN_FILE).write_text(json.dumps(run_info, indent=2) + "\n", encoding="utf-8")
+    # whole or absent: a full disk must not leave a run.json that makes the directory a run
+    tmp = run_dir / f".{RUN_FILE}.tmp"
+    tmp.write_text(json.dumps(run_info, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, run_dir / RUN_FILE)
     (run_dir / "metrics.jsonl").write_text("", encoding="utf-8")
     return run_info
 

@@ -60,6 +60,7 @@ def run(options: TrainOptions) -> RunResult:
     try:
         return _run(options, d)
     finally:
+        ckpt.unlock_run_dir(options.out)
         distributed.close(d)
 
 

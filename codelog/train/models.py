@@ -12,6 +12,7 @@ run (transformers' `gguf_file=` with the `gguf` package), tokenizer and chat tem
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import warnings
 from collections.abc import Iterator
@@ -76,9 +77,28 @@ def build_tiny(dataset: DatasetDir, out: Path, max_length: int, seed: int) -> Pa
     )
     torch.manual_seed(seed)
     model = Qwen2ForCausalLM(config)
-    model.save_pretrained(out)
-    tokenizer.save_pretrained(out)
+    # written whole and renamed into place: a full disk leaves no half model (a 0-byte
+    # config.json) that a rerun would take for a finished one
+    partial = out.with_name(f".{out.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    try:
+        model.save_pretrained(partial)
+        tokenizer.save_pretrained(partial)
+        partial.rename(out)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
     return out
+
+
+def _complete(out: Path) -> bool:
+    """Whether `out` holds a whole model directory (its config.json parses), not what an
+    interrupted write left; such a leftover is removed."""
+    try:
+        json.loads((out / "config.json").read_text(encoding="utf-8"))
+        return True
+    except (OSError, ValueError):
+        shutil.rmtree(out, ignore_errors=True)
+        return False
 
 
 def quiet_transformers() -> None:
@@ -126,13 +146,11 @@ def prepare_base(name: str, dataset: DatasetDir, out: Path, max_length: int, see
     """The base model as a Hugging Face name or directory: `tiny` is built and a `.gguf` file
     converted into `out` (once: a later call finds it there)."""
     if name == TINY:
-        return str(
-            out if (out / "config.json").is_file() else build_tiny(dataset, out, max_length, seed)
-        )
+        return str(out if _complete(out) else build_tiny(dataset, out, max_length, seed))
     if name.endswith(".gguf"):
         if not Path(name).is_file():
             raise CodelogError(f"--model {name}: no such GGUF file")
-        return str(out if (out / "config.json").is_file() else convert_gguf(Path(name), out))
+        return str(out if _complete(out) else convert_gguf(Path(name), out))
     return name
 
 
@@ -181,9 +199,12 @@ def convert_gguf(path: Path, out: Path) -> Path:
     fresh.load_state_dict(loaded.state_dict())
     partial = out.with_name(f".{out.name}.partial")
     shutil.rmtree(partial, ignore_errors=True)
-    fresh.save_pretrained(partial)
-    tokenizer.save_pretrained(partial)
-    partial.rename(out)
+    try:
+        fresh.save_pretrained(partial)
+        tokenizer.save_pretrained(partial)
+        partial.rename(out)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
     return out
 
 

@@ -24,12 +24,15 @@ def strongest() -> str:
 
 
 def sandbox_processes() -> list[int]:
-    """Processes under any sandbox uid (see sandbox._UID_BASE), zombies aside."""
+    """Processes under a sandbox uid of this process (see sandbox._sandbox_uid), zombies aside:
+    other test runs on the machine have sandboxes of their own."""
+    first = sandbox._UID_BASE + (os.getpid() % 4_000_000) * sandbox._UID_SLOTS
     found = []
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
-                if entry.stat().st_uid >= sandbox._UID_BASE and not sandbox._zombie(entry.path):
+                uid = entry.stat().st_uid
+                if first <= uid < first + sandbox._UID_SLOTS and not sandbox._zombie(entry.path):
                     found.append(int(entry.name))
             except OSError:
                 pass
@@ -195,3 +198,35 @@ def test_the_run_records_its_isolation() -> None:
     assert (iso.mode, iso.network, iso.pid_namespace, iso.filesystem) == ("bwrap", True, True, True)
     assert iso.uid is None or iso.uid >= sandbox._UID_BASE
     assert "own network" in iso.describe()
+
+
+def test_the_programs_disk_is_a_size_capped_tmpfs() -> None:
+    code = (
+        "import os\n"
+        "written = 0\n"
+        "try:\n"
+        "    for i in range(100):\n"
+        "        with open(f'f{i}', 'wb') as f:\n"
+        "            f.write(b'0' * (8 << 20))\n"
+        "        written += 8\n"
+        "except OSError as e:\n"
+        "    print('ok' if e.errno == 28 and written <= 64 else written)\n"
+    )
+    problem = Problem("disk", (TestCase("t", "", "ok\n"),), time_limit_ms=3000)
+    assert judge(code, problem).status == "Accepted"
+
+
+def test_no_user_namespace_inside_the_sandbox() -> None:
+    code = (
+        "import ctypes\n"
+        "libc = ctypes.CDLL(None, use_errno=True)\n"
+        "print('ok' if libc.unshare(0x10000000) == -1 and ctypes.get_errno() == 1 else 'made')\n"
+    )
+    assert judge(code).status == "Accepted"
+    if os.path.exists("/usr/bin/unshare"):
+        shell = (
+            "import subprocess\n"
+            "r = subprocess.run(['/usr/bin/unshare', '--user', '--map-root-user', 'true'])\n"
+            "print('ok' if r.returncode != 0 else 'made')\n"
+        )
+        assert judge(shell).status == "Accepted"

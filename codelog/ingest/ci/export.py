@@ -12,6 +12,7 @@ from pathlib import Path
 import pyarrow as pa
 
 from codelog import schema
+from codelog.files import mark_written
 from codelog.ingest.ci.formats import PROBLEM_FIELDS, SUBMISSION_FIELDS, input_format
 
 
@@ -44,6 +45,7 @@ def write_rows(rows: pa.Table, out: Path) -> None:
                 if fmt == "json":
                     f.write("\n]\n")
         os.replace(tmp, out)
+        mark_written(out)
     finally:  # a failed write (a full disk) leaves no temporary file
         tmp.unlink(missing_ok=True)
 

@@ -1,0 +1,556 @@
+"""Function problems (HumanEval `check`, MBPP asserts) judged so that the program cannot forge
+its verdict.
+
+Two sandboxed processes, each in a box (run directory, uid, namespaces) of its own:
+
+- the **candidate** runs the code prompt + completion, then serves calls: one JSON line in on
+  its stdin (a function's name and arguments), one JSON line out (its return value, or the
+  exception it raised). What it prints goes to its stderr. It never sees the tests.
+- the **checker** never runs a line of the candidate's code. It runs the problem's own code
+  (the prompt's helper functions, the test code, `check(candidate)`) with the candidate's
+  functions bound to proxies: a call sends its arguments to codelog, codelog hands them to the
+  candidate and its answer back. The checker's verdict goes to codelog on its own stdout,
+  which the candidate cannot reach.
+
+Values cross as data only (`ENCODING`: JSON with tags for tuple, set, frozenset, dict with any
+keys, bytes, complex and exact floats), decoded into builtin types only, never pickle: an
+object whose `__eq__` is always true cannot cross, nor can anything else of the candidate's
+making. Nothing the candidate prints, no exit status, `atexit` or `sys.excepthook` decides
+anything: only the checker's last line does. A result that is not such data (a generator, an
+instance of the candidate's class, a NumPy number) fails the check.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import contextlib
+import json
+import os
+import selectors
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from codelog.execution import sandbox
+from codelog.execution.testcases import Problem
+
+# The value encoding, one source for both processes (and for codelog's tests of it).
+ENCODING = r"""
+import json as _json
+
+
+def _enc(x):
+    t = type(x)
+    if x is None or t is bool or t is int or t is str:
+        return x
+    if t is float:
+        return {"float": repr(x)}
+    if t is list:
+        return [_enc(v) for v in x]
+    if t is tuple:
+        return {"tuple": [_enc(v) for v in x]}
+    if t is dict:
+        return {"dict": [[_enc(k), _enc(v)] for k, v in x.items()]}
+    if t is set:
+        return {"set": [_enc(v) for v in x]}
+    if t is frozenset:
+        return {"frozenset": [_enc(v) for v in x]}
+    if t is bytes:
+        return {"bytes": x.hex()}
+    if t is complex:
+        return {"complex": [repr(x.real), repr(x.imag)]}
+    raise TypeError(
+        "a value of type %s cannot cross to the checks: only None, bool, int, float, str, "
+        "bytes, complex, list, tuple, dict, set, frozenset" % t.__name__
+    )
+
+
+def _dec(x):
+    t = type(x)
+    if x is None or t is bool or t is int or t is str:
+        return x
+    if t is list:
+        return [_dec(v) for v in x]
+    if t is dict and len(x) == 1:
+        ((tag, v),) = x.items()
+        if tag == "float" and type(v) is str:
+            return float(v)
+        if tag == "tuple" and type(v) is list:
+            return tuple(_dec(i) for i in v)
+        if tag == "dict" and type(v) is list:
+            return {_dec(k): _dec(i) for k, i in v}
+        if tag == "set" and type(v) is list:
+            return {_dec(i) for i in v}
+        if tag == "frozenset" and type(v) is list:
+            return frozenset(_dec(i) for i in v)
+        if tag == "bytes" and type(v) is str:
+            return bytes.fromhex(v)
+        if tag == "complex" and type(v) is list and len(v) == 2:
+            return complex(float(v[0]), float(v[1]))
+    raise ValueError("not an encoded value")
+"""
+
+# The candidate: load the program, then answer calls. Its own prints go to stderr; the answer
+# channel is a copy of the original stdout.
+CANDIDATE = (
+    ENCODING
+    + r"""
+import os as _os
+import sys as _sys
+import builtins as _b
+
+_b.exit = _b.quit = _sys.exit
+_answers = _os.fdopen(_os.dup(1), "w")
+_calls = _os.fdopen(_os.dup(0), "r")
+_os.dup2(2, 1)
+_null = _os.open(_os.devnull, _os.O_RDONLY)
+_os.dup2(_null, 0)
+_sys.argv = _sys.argv[1:]
+with open(_sys.argv[0], "rb") as _f:
+    _s = _f.read()
+try:
+    _c = compile(_s, _sys.argv[0], "exec", 0, 1)
+except (SyntaxError, ValueError, TypeError):
+    import traceback as _t
+
+    _e = _sys.exc_info()
+    _sys.stderr.write("".join(_t.format_exception_only(_e[0], _e[1])))
+    _sys.exit(1)
+_g = {"__name__": "__main__", "__file__": _sys.argv[0], "__builtins__": _b}
+exec(_c, _g)
+_answers.write('{"ready": true}\n')
+_answers.flush()
+for _line in _calls:
+    try:
+        _req = _json.loads(_line)
+        _fn = _g[_req["call"]]
+        _reply = {"value": _enc(_fn(*_dec(_req["args"]), **_dec(_req["kwargs"])))}
+    except BaseException as _x:
+        _reply = {"raise": [type(_x).__name__, str(_x)[:500]]}
+    _answers.write(_json.dumps(_reply) + "\n")
+    _answers.flush()
+_os._exit(0)
+"""
+)
+
+# The checker: the problem's code with proxies for the candidate's functions. Its verdict is
+# its last line on the original stdout; the test code's own prints go to stderr.
+CHECKER = (
+    ENCODING
+    + r'''
+import os
+import sys
+import traceback
+import builtins
+
+verdicts = os.fdopen(os.dup(1), "w")
+replies = os.fdopen(os.dup(0), "r")
+os.dup2(2, 1)
+_null = os.open(os.devnull, os.O_RDONLY)
+os.dup2(_null, 0)
+
+
+class CandidateGone(BaseException):
+    """The candidate stopped answering (it exited, was killed, or sent nonsense)."""
+
+
+class CandidateRaised(Exception):
+    pass
+
+
+def _call(name, args, kwargs):
+    verdicts.write(_json.dumps({"call": name, "args": _enc(list(args)), "kwargs": _enc(kwargs)}))
+    verdicts.write("\n")
+    verdicts.flush()
+    line = replies.readline()
+    if not line:
+        raise CandidateGone()
+    reply = _json.loads(line)
+    if "gone" in reply:
+        raise CandidateGone()
+    if "raise" in reply:
+        kind, message = reply["raise"]
+        found = getattr(builtins, str(kind), None)
+        if isinstance(found, type) and issubclass(found, Exception):
+            try:
+                exc = found(message)
+            except Exception:
+                exc = CandidateRaised("%s: %s" % (kind, message))
+        else:
+            exc = CandidateRaised("%s: %s" % (kind, message))
+        raise exc
+    return _dec(reply["value"])
+
+
+def _proxy(name):
+    def candidate(*args, **kwargs):
+        return _call(name, args, kwargs)
+
+    candidate.__name__ = candidate.__qualname__ = name
+    return candidate
+
+
+with open("problem.json") as f:
+    spec = _json.load(f)
+g = {"__name__": "__main__", "__builtins__": builtins}
+verdict = {"verdict": "pass"}
+try:
+    prompt = spec["prompt"]
+    if prompt:
+        for text in (prompt, prompt + "    pass\n"):  # "def f(x):\n" alone needs a body
+            try:
+                code = compile(text, "prompt.py", "exec")
+            except SyntaxError:
+                continue
+            exec(code, g)
+            break
+    for name in spec["modules"]:
+        try:
+            g[name] = __import__(name)
+        except ImportError:
+            pass
+    # the checks may call the function by its name too (HumanEval/33 does)
+    for name in spec["functions"] + ([spec["entry_point"]] if spec["entry_point"] else []):
+        g[name] = _proxy(name)
+    exec(compile(spec["test"], "test.py", "exec"), g)
+    if spec["entry_point"]:
+        g["check"](_proxy(spec["entry_point"]))
+except CandidateGone:
+    verdict = {"verdict": "gone"}
+except AssertionError:
+    verdict = {"verdict": "assert", "detail": traceback.format_exc(limit=-2)}
+except BaseException:
+    verdict = {"verdict": "error", "detail": traceback.format_exc(limit=-2)}
+verdicts.write(_json.dumps(verdict) + "\n")
+verdicts.flush()
+os._exit(0)
+'''
+)
+
+# The checker's own limits: it runs the problem's code, not the candidate's, and is not timed.
+_CHECKER_TIME_MS = 20_000
+_CHECKER_MEMORY_KB = 1 << 20
+_CHECKER_WALL_S = 30
+_LINE_CAP = 16 << 20  # a call or answer bigger than this ends the run (output limit)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a function problem's checks."""
+
+    verdict: str  # pass | assert | error | gone | not-ready | timeout | output | judge-error
+    detail: str
+    candidate: sandbox.Run  # the candidate's run: time, memory, stderr, how it ended
+    calls: int
+
+
+def called_names(test_code: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(functions, modules) an MBPP-style assert list needs from outside: names it calls that
+    it does not define and that are not builtins (the candidate's functions), and other free
+    names (modules the asserts use, such as `math`, which the program imported)."""
+    try:
+        tree = ast.parse(test_code)
+    except SyntaxError:
+        return (), ()
+    defined = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            defined.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.arg):
+            defined.add(node.arg)
+    called = {
+        n.func.id
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+    }
+    loaded = {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    free = {n for n in loaded - defined if not hasattr(builtins, n)}
+    functions = tuple(sorted(free & called))
+    return functions, tuple(sorted(free - called))
+
+
+def check_function(
+    problem: Problem, code: str, runner: sandbox.Runner, limits: sandbox.Limits
+) -> Outcome:
+    """Run `problem`'s checks against `code` (the completion) in two boxes; see the module."""
+    if problem.entry_point:
+        functions: tuple[str, ...] = ()
+        modules: tuple[str, ...] = ()
+    else:
+        functions, modules = called_names(problem.test_code or "")
+    spec = {
+        "prompt": problem.code_prompt or "",
+        "test": problem.test_code or "",
+        "entry_point": problem.entry_point,
+        "functions": list(functions),
+        "modules": list(modules),
+    }
+    allowed = {*functions, *([problem.entry_point] if problem.entry_point else [])}
+    program = (problem.code_prompt or "") + code + "\n"
+    python = runner.run_argv[0]
+    candidate_argv = (python, "-S", "-c", CANDIDATE, runner.source_name)
+    checker_argv = (python, "-S", "-I", "-c", CHECKER)
+    checker_limits = replace(
+        limits,
+        time_ms=_CHECKER_TIME_MS,
+        memory_kb=max(limits.memory_kb, _CHECKER_MEMORY_KB),
+        wall_ms=None,
+    )
+    with (
+        sandbox.sandboxed(
+            candidate_argv, limits, files={runner.source_name: program}, readable=runner.readable
+        ) as cbox,
+        sandbox.sandboxed(
+            checker_argv,
+            checker_limits,
+            files={"problem.json": json.dumps(spec)},
+            readable=runner.readable,
+        ) as kbox,
+    ):
+        return _broker(cbox, kbox, limits, allowed)
+
+
+class _Lines:
+    """Lines from a pipe, with a deadline; past `cap` bytes without a newline: too long."""
+
+    def __init__(self, fd: int, cap: int):
+        self.fd, self.cap, self.buf = fd, cap, b""
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(fd, selectors.EVENT_READ)
+
+    def readline(self, deadline: float) -> bytes | None:
+        """A line; None at end of file; raises TimeoutError past the deadline, OverflowError
+        past the cap."""
+        while b"\n" not in self.buf:
+            if len(self.buf) > self.cap:
+                raise OverflowError
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not self.selector.select(remaining):
+                raise TimeoutError
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line
+
+    def close(self) -> None:
+        self.selector.close()
+
+
+def _drain(stream, cap: int, into: list[bytes]) -> threading.Thread:
+    """Read a stream to its end in a thread, keeping the first `cap` + 1 bytes."""
+
+    def run() -> None:
+        size = 0
+        for chunk in iter(lambda: stream.read1(1 << 16), b""):
+            if size <= cap:
+                into.append(chunk[: cap + 1 - size])
+            size += len(chunk)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def _broker(
+    cbox: sandbox.Box, kbox: sandbox.Box, limits: sandbox.Limits, allowed: set[str]
+) -> Outcome:
+    import subprocess
+
+    start = time.monotonic()
+    # The candidate's wall clock runs while it loads and while it answers, not while codelog
+    # starts the checker or the checks think: two interpreters start here, not one.
+    budget = _Budget(limits.wall_s)
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    cand = cbox.popen(**pipes)
+    checker = None
+    cerr: list[bytes] = []
+    kerr: list[bytes] = []
+    threads = [_drain(cand.stderr, limits.output_bytes, cerr)]
+    answers = _Lines(cand.stdout.fileno(), _LINE_CAP)
+    calls = 0
+    verdict, detail = "judge-error", ""
+    timed_out = exceeded = False
+    try:
+        try:
+            ready = answers.readline(budget.start())
+        except TimeoutError:
+            ready, timed_out = None, True
+        except OverflowError:
+            ready, exceeded = None, True
+        budget.stop()
+        if ready is None or _json_or_none(ready) != {"ready": True}:
+            verdict = "timeout" if timed_out else "output" if exceeded else "not-ready"
+        else:
+            checker = kbox.popen(**pipes)
+            threads.append(_drain(checker.stderr, 1 << 20, kerr))
+            requests = _Lines(checker.stdout.fileno(), _LINE_CAP)
+            # the checker is not timed, but it cannot run for ever
+            checker_deadline = start + limits.wall_s + _CHECKER_WALL_S
+            try:
+                while True:
+                    try:
+                        line = requests.readline(checker_deadline)
+                    except (TimeoutError, OverflowError):
+                        verdict, detail = "judge-error", "the checks did not finish"
+                        break
+                    message = _json_or_none(line) if line is not None else None
+                    if not isinstance(message, dict):
+                        verdict = "judge-error"
+                        detail = "the checks ended without a verdict: " + _tail(kerr)
+                        break
+                    if "verdict" in message:
+                        verdict = str(message["verdict"])
+                        detail = str(message.get("detail", ""))
+                        break
+                    if message.get("call") not in allowed:
+                        reply = {"raise": ["NameError", f"no function {message.get('call')!r}"]}
+                    else:
+                        calls += 1
+                        reply = _ask(cand, answers, line, budget.start())
+                        if reply is None:
+                            timed_out = budget.over()
+                            reply = {"gone": True}
+                        elif reply == "overflow":
+                            exceeded = True
+                            reply = {"gone": True}
+                        budget.stop()
+                    _send(checker, (json.dumps(reply) + "\n").encode())
+            finally:
+                requests.close()
+    finally:
+        answers.close()
+        _close(cand.stdin)
+        if checker is not None:
+            _close(checker.stdin)
+        # past a verdict the candidate only has to exit: a slow exit is not a time limit
+        exit_by = time.monotonic() + max(budget.left, 0) + 2
+        crun = _reap(cand, cbox, limits, cerr, start, exit_by, timed_out, exceeded)
+        if checker is not None:
+            _reap(checker, kbox, limits, kerr, start, time.monotonic() + 1, False, False)
+        for thread in threads:
+            thread.join(timeout=1)
+    if crun.timed_out and verdict in ("gone", "not-ready", "timeout", "judge-error"):
+        verdict = "timeout"
+    return Outcome(verdict, detail, crun, calls)
+
+
+class _Budget:
+    """Wall-clock seconds the candidate has left, spent only between start() and stop()."""
+
+    def __init__(self, seconds: float):
+        self.left = seconds
+        self.began: float | None = None
+
+    def start(self) -> float:
+        """The deadline of what starts now."""
+        self.began = time.monotonic()
+        return self.began + self.left
+
+    def stop(self) -> None:
+        if self.began is not None:
+            self.left -= time.monotonic() - self.began
+            self.began = None
+
+    def over(self) -> bool:
+        return self.began is not None and time.monotonic() - self.began >= self.left
+
+
+def _json_or_none(line: bytes):
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):  # a candidate's answer nested 100,000 deep
+        return None
+
+
+def _ask(cand, answers: _Lines, request: bytes, deadline: float):
+    """The candidate's reply to one call (a dict), None if it is gone or out of time, or
+    "overflow" for an answer past the cap."""
+    if not _send(cand, request + b"\n"):
+        return None
+    try:
+        line = answers.readline(deadline)
+    except TimeoutError:
+        return None
+    except OverflowError:
+        return "overflow"
+    if line is None:
+        return None
+    reply = _json_or_none(line)
+    if not isinstance(reply, dict) or not ({"value"} == set(reply) or {"raise"} == set(reply)):
+        return {"raise": ["RuntimeError", "the candidate's answer is not data"]}
+    return reply
+
+
+def _send(proc, data: bytes) -> bool:
+    try:
+        proc.stdin.write(data)
+        proc.stdin.flush()
+    except (BrokenPipeError, OSError, ValueError):
+        return False
+    return True
+
+
+def _close(stream) -> None:
+    with contextlib.suppress(OSError):
+        stream.close()
+
+
+def _tail(chunks: list[bytes], limit: int = 300) -> str:
+    text = b"".join(chunks).decode("utf-8", "replace").strip()
+    return text if len(text) <= limit else "..." + text[-limit:]
+
+
+def _reap(
+    proc,
+    box: sandbox.Box,
+    limits: sandbox.Limits,
+    stderr: list[bytes],
+    start: float,
+    deadline: float,
+    timed_out: bool,
+    exceeded: bool,
+) -> sandbox.Run:
+    """Wait for a box's process (killing it past the deadline) and describe its run."""
+    _close(proc.stdout)  # a process still writing answers gets EPIPE instead of blocking
+    status = None if (timed_out or exceeded) else sandbox._wait(proc.pid, deadline)
+    if status is None:
+        if box.uid is not None:
+            sandbox.kill_uid(box.uid)
+            status = sandbox._wait(proc.pid, time.monotonic() + 1.0)
+        if status is None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            status = os.wait4(proc.pid, 0)
+        killed = True
+    else:
+        killed = False
+    _, wait_status, usage = status
+    proc.returncode = os.waitstatus_to_exitcode(wait_status)
+    cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
+    err = b"".join(stderr)
+    return sandbox.Run(
+        exit_code=None if killed else proc.returncode,
+        stdout=b"",
+        stderr=err[: limits.output_bytes + 1],
+        cpu_ms=cpu_ms,
+        wall_ms=int((time.monotonic() - start) * 1000),
+        memory_kb=int(usage.ru_maxrss),
+        timed_out=timed_out or cpu_ms > limits.time_ms,
+        output_exceeded=exceeded or len(err) > limits.output_bytes,
+        survivors=0,
+        isolation=box.isolation,
+    )
+
+
+Checker = Callable[[Problem, str, sandbox.Runner, sandbox.Limits], Outcome]

