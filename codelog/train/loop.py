@@ -35,7 +35,12 @@ from codelog.train import checkpoint as ckpt
 from codelog.train import data, distributed, memory, models, repair_data
 from codelog.train.batches import GroupPrompts, StepData, prepare_step
 from codelog.train.distributed import Dist, unwrap
-from codelog.train.evaluation import EvalContext, build_eval_set, heldout_margin
+from codelog.train.evaluation import (
+    TRAIN_EVAL_GROUPS,
+    EvalContext,
+    build_eval_set,
+    heldout_margin,
+)
 from codelog.train.logprobs import reduce_tokens, takes_logits_to_keep, token_logps
 from codelog.train.options import TrainingError, TrainOptions, resolve_recipe
 from codelog.train.reference import ReferenceCache, cache_key, cached_kl, fill, recomputed_kl
@@ -160,6 +165,9 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         heldout_prompts = GroupPrompts(prompt_ids[len(train_index) :])
         sampler = data.GroupSampler(train_index, t.group_size, t.seed)
     eval_set = build_eval_set(heldout, store, heldout_prompts, tokenizer, t.max_length)
+    fit_set = build_eval_set(
+        train_index, store, train_prompts, tokenizer, t.max_length, TRAIN_EVAL_GROUPS
+    )
     if state:
         sampler.load_state_dict(state["sampler"])
 
@@ -227,18 +235,25 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         policy = unwrap(model)
         margin, figures = None, {}
         if eval_set:
-            margin = heldout_margin(
-                policy,
-                eval_set,
-                tokenizer.pad_token_id,
-                t.batch_tokens,
-                d.device,
-                precision.autocast,
-                keep_logits,
-                d.rank,
-                d.world,
-                lambda x: distributed.reduce_array(d, x),
-            )
+
+            def margin_of(solutions: list) -> dict[str, float]:
+                return heldout_margin(
+                    policy,
+                    solutions,
+                    tokenizer.pad_token_id,
+                    t.batch_tokens,
+                    d.device,
+                    precision.autocast,
+                    keep_logits,
+                    d.rank,
+                    d.world,
+                    lambda x: distributed.reduce_array(d, x),
+                )
+
+            margin = margin_of(eval_set)
+            if fit_set:  # the same on training groups: the method at work on what it sees
+                fit = margin_of(fit_set)
+                margin |= {"train_margin": fit["margin"], "train_groups": fit["groups"]}
             log.write({"event": "eval", "name": "margin", "step": at, **margin})
         for name, evaluator in options.evaluators:
             was_training = policy.training
@@ -272,6 +287,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     if not resume:
         before, totals["evaluations_before"] = evaluate(0)
         totals["margin_before"] = before and before["margin"]
+        totals["train_margin_before"] = before and before.get("train_margin")
     end = t.steps
     if options.max_steps_this_call is not None:
         end = min(t.steps, step + options.max_steps_this_call)
@@ -349,6 +365,10 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         checkpoint=last_checkpoint,
         margin_before=totals["margin_before"],
         margin_after=after and after["margin"],
+        train_margin_before=totals.get("train_margin_before"),
+        train_margin_after=after and after.get("train_margin"),
+        train_groups=(after or {}).get("train_groups", 0),
+        model=t.model,
         sequences=totals["sequences"],
         truncated=totals["truncated"],
         padding_waste=1 - totals["tokens"] / max(totals["padded_tokens"], 1),
