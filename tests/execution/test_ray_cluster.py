@@ -9,6 +9,7 @@ machine), and tears both groups down by their ids at the end, whatever happened.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -57,10 +58,8 @@ def _start(args: list[str], log: Path) -> subprocess.Popen:
 
 
 def _stop(node: subprocess.Popen) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError):
         os.killpg(node.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
     node.wait(timeout=30)
 
 
