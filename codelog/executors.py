@@ -239,7 +239,8 @@ class RayExecutor(Executor):
                 "log_to_driver": False,  # stdout carries results only; task errors come back
                 "configure_logging": True,
             }
-            if address is None:
+            if address is None:  # a new instance, never one found running on this machine
+                address = "local"
                 kwargs.update(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False)
             try:
                 ray.init(address=address, **kwargs)

@@ -33,7 +33,7 @@ class Journal:
     def __init__(self, path: Path, header: dict[str, Any], *, force: bool = False):
         self.path = path
         self.header = json.loads(json.dumps({"journal": MARK, **header}))  # as read back
-        self.resumed: dict[str, dict[str, Any]] = {}
+        self.resumed: set[str] = set()  # the submission ids already judged
         good = self._read_back(force) if path.exists() or path.is_symlink() else 0
         path.parent.mkdir(parents=True, exist_ok=True)
         if good:
@@ -45,7 +45,7 @@ class Journal:
             self._write(self.header)
 
     def _read_back(self, force: bool) -> int:
-        """Byte length of the journal's whole lines (0: start over), its results in
+        """Byte length of the journal's whole lines (0: start over), their submission ids in
         `self.resumed`."""
         with self.path.open("rb") as f:
             data = f.read()
@@ -77,7 +77,7 @@ class Journal:
                 record = json.loads(line)
             except ValueError:
                 break
-            self.resumed[record["submission_id"]] = record
+            self.resumed.add(record["submission_id"])
             good += len(line) + 1
         return good
 

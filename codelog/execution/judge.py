@@ -485,6 +485,8 @@ def judge_many(
     as Ray tasks (`executor`)."""
     workers = workers or os.cpu_count() or 1
     results: list[Verdict | Skipped] = []
+    if not programs:  # no pool, no Ray session for nothing
+        return results
     if executor.kind == "local" and (workers == 1 or len(programs) <= 1):
         for program in programs:
             results.append(_task((program, problems.get(program.problem_id), options)))
