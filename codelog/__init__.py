@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from codelog.dataset.export import ExportReport
     from codelog.dataset.stats import Stats
     from codelog.dataset.verify import VerifyReport
+    from codelog.executors import ExecutorSpec
     from codelog.recipe import Recipe
 
 __all__ = ["__version__", "build", "export", "open_dataset", "stats", "verify"]
@@ -55,6 +56,7 @@ def build(
     wait: bool = False,
     memory: int | str | None = None,
     progress: bool = False,
+    executor: ExecutorSpec | None = None,
 ) -> BuildReport:
     """Build a deduplicated, grouped dataset from judged submissions; publish it atomically.
 
@@ -79,6 +81,8 @@ def build(
             (default: $CODELOG_MEMORY, else a quarter of the available memory within
             256-512 MiB); beyond it the grouping spills to disk. At least 128 MiB.
         progress: draw progress bars on stderr.
+        executor: where the stage step (read, parse, hash) runs: None, the local pool of
+            `workers`; `ExecutorSpec("ray", address)`, Ray tasks (docs/scale.md).
 
     Returns:
         a BuildReport: `out`, the `manifest` (counts, recipe, files) and step `seconds`.
@@ -89,6 +93,7 @@ def build(
     from pathlib import Path
 
     from codelog.builder import run_build
+    from codelog.executors import LOCAL
     from codelog.files import local_path
     from codelog.options import BuildOptions, memory_from_env, parse_memory
     from codelog.recipe import Recipe, load_recipe
@@ -114,6 +119,7 @@ def build(
         license=license,
         kind=kind,
         memory=parse_memory(str(memory)) if memory is not None else memory_from_env(),
+        executor=executor or LOCAL,
     )
     return run_build(options)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import json
 import os
 import signal
@@ -117,6 +118,33 @@ def force_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+def executor_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--executor local|ray and --ray-address (or RAY_ADDRESS), passed on as `executor`, an
+    ExecutorSpec checked before any work (no Ray installed: one line saying how)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, executor: str, ray_address: str | None, **kwargs: Any) -> Any:
+        from codelog.executors import ExecutorSpec
+
+        spec = ExecutorSpec(executor, ray_address if executor == "ray" else None)
+        spec.check()
+        return command(*args, executor=spec, **kwargs)
+
+    run = click.option(
+        "--ray-address",
+        envvar="RAY_ADDRESS",
+        help="With --executor ray: the cluster to join (host:port of its head, or ray://...). "
+        "Default: $RAY_ADDRESS, else Ray started on this machine. See docs/scale.md.",
+    )(run)
+    return click.option(
+        "--executor",
+        type=click.Choice(["local", "ray"]),
+        default="local",
+        show_default=True,
+        help="Where the work runs: a process pool on this machine, or Ray tasks (codelog[ray]).",
+    )(run)
+
+
 def _full_check(dataset_dir: Path) -> None:
     from codelog.dataset.open import check_dataset
     from codelog.progress import say
@@ -210,6 +238,7 @@ def cli() -> None:
     help="What a row is: a solution, or a repair turn (earlier attempts -> the next; "
     "recipe [repairs]).",
 )
+@executor_option
 @manners
 def build(
     source: str,
@@ -226,6 +255,7 @@ def build(
     wait: bool,
     as_json: bool,
     memory: str | None,
+    executor: Any,
 ) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
     import codelog
@@ -252,6 +282,7 @@ def build(
             wait=wait,
             memory=memory,
             progress=show_progress(),
+            executor=executor,
         )
     except KeyboardInterrupt as exc:
         status = 143 if isinstance(exc, Terminated) else 130
@@ -954,6 +985,7 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 )
 @click.option("--python", "python", help="Python 3 interpreter for Python programs.")
 @click.option("--limit", type=int, help="Judge only the first N programs.")
+@executor_option
 @force_option
 @manners
 def judge(
@@ -968,12 +1000,14 @@ def judge(
     python: str | None,
     limit: int | None,
     force: bool,
+    executor: Any,
 ) -> None:
     """Re-run programs in the sandbox and write CI rows with their verdicts.
 
     SOURCE is a JSONL of programs (problem_id + code per line: model samples) or a dataset
     directory: then its own solutions are re-judged and the agreement of each re-run with
-    the logged verdict is reported per outcome (a label audit).
+    the logged verdict is reported per outcome (a label audit). An interrupted run, re-run
+    with the same arguments, judges only the programs it had not judged yet.
     """
     from rich.console import Console
     from rich.table import Table
@@ -995,6 +1029,7 @@ def judge(
         details_out=details,
         limit=limit,
         force=force,
+        executor=executor,
     )
     judged = sum(report.statuses.values())
     skipped = sum(report.skipped_reasons.values())
@@ -1021,10 +1056,16 @@ def judge(
             agree = sum(r.agree for r in report.audit)
             agreement.add_row("all", f"{total:,}", f"{agree:,}", f"{agree / total:.1%}", "")
             console.print(agreement)
-    rate = judged / report.seconds if report.seconds else 0.0
+    rate = (judged + skipped - report.resumed) / report.seconds if report.seconds else 0.0
     click.echo(
         f"judged {judged:,} programs in {report.seconds:.1f}s ({rate:,.1f}/s), skipped "
-        f"{skipped:,}; wrote {report.rows_written:,} rows to {out}"
+        f"{skipped:,}"
+        + (
+            f" ({report.resumed:,} of them read back from the interrupted run)"
+            if report.resumed
+            else ""
+        )
+        + f"; wrote {report.rows_written:,} rows to {out}"
         + (f"; isolation: {report.isolation}" if report.isolation else ""),
         err=True,
     )
@@ -1072,6 +1113,7 @@ def judge(
     help="A dataset benchmark (codenet:DIR of a built dataset): only this split's problems "
     "(test: the held-out ones). Default: all of them.",
 )
+@executor_option
 @force_option
 @manners
 def eval_command(
@@ -1092,6 +1134,7 @@ def eval_command(
     isolation: str,
     split: str | None,
     force: bool,
+    executor: Any,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
     from codelog.execution.evaluate import run_eval
@@ -1118,6 +1161,7 @@ def eval_command(
         progress=show_progress(),
         split=split,
         force=force,
+        executor=executor,
     )
 
 

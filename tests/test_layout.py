@@ -27,6 +27,7 @@ LEAVES = {
     "sql",
     "version",
     "dialects",
+    "executors",  # where pure functions run (local pool, Ray): stage/ and execution/ share it
 }
 FLOW = ["ingest", "stage", "group", "publish", "dataset", "train", "execution"]
 ENTRY_POINTS = {"builder", "cli", "__init__", "__main__", "api"}

@@ -36,6 +36,7 @@ from codelog.execution.judge import (
     judge_with_progress,
 )
 from codelog.execution.testcases import Problem
+from codelog.executors import LOCAL, ExecutorSpec
 from codelog.files import check_output_file, json_lines, mark_written
 
 # A HumanEval completion ends where the model starts something other than the function body
@@ -103,8 +104,9 @@ def score_samples(
     options: JudgeOptions = DEFAULT_OPTIONS,
     workers: int | None = None,
     show_progress: bool = False,
+    executor: ExecutorSpec = LOCAL,
 ) -> EvalResult:
-    """Judge every sample and compute pass@k per problem and overall."""
+    """Judge every sample (on `executor`) and compute pass@k per problem and overall."""
     unknown = sorted({s.problem_id for s in samples} - set(problems))
     if unknown:
         raise CodelogError(
@@ -127,6 +129,7 @@ def score_samples(
         workers=workers,
         show_progress=show_progress,
         description="eval",
+        executor=executor,
     )
     seconds = time.monotonic() - start
     return _tally(samples, results, ks, seconds)
@@ -420,6 +423,7 @@ def run_eval(
     progress: bool | None = None,
     split: str | None = None,
     force: bool = False,
+    executor: ExecutorSpec = LOCAL,
 ) -> EvalResult:
     """`codelog eval`: sample (or read) completions, judge them, print and write pass@k.
 
@@ -471,7 +475,13 @@ def run_eval(
             meta["sampler"] = "transformers"
         meta.update(model=str(model), n=n, temperature=temperature, top_p=top_p, seed=seed)
     result = score_samples(
-        samples, problems, k_values, options=options, workers=workers, show_progress=show
+        samples,
+        problems,
+        k_values,
+        options=options,
+        workers=workers,
+        show_progress=show,
+        executor=executor,
     )
     samples_path, summary_path = write_outputs(result, out, meta)
     if not quiet:
