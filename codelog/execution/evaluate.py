@@ -420,10 +420,12 @@ def run_eval(
     progress: bool | None = None,
     split: str | None = None,
     force: bool = False,
+    warm: bool = True,
 ) -> EvalResult:
     """`codelog eval`: sample (or read) completions, judge them, print and write pass@k.
 
-    `split` (train, test or all): a dataset benchmark's problems of that split only."""
+    `split` (train, test or all): a dataset benchmark's problems of that split only. `warm`
+    False: every run starts a fresh interpreter (`--cold`)."""
     import sys
 
     from codelog.execution.testcases import load_problems, problem_files
@@ -441,7 +443,7 @@ def run_eval(
     if limit is not None:
         problems = {p: problems[p] for p in sorted(problems)[:limit]}
     show = (not quiet and sys.stderr.isatty()) if progress is None else progress
-    options = JudgeOptions(isolation=isolation)  # type: ignore[arg-type]
+    options = JudgeOptions(isolation=isolation, warm=warm)  # type: ignore[arg-type]
     meta: dict[str, Any] = {"benchmark": benchmark}
     if split is not None:
         meta["split"] = split
