@@ -170,6 +170,15 @@ def _child(req, fds, rundir):
     os.environ["HOME"] = os.environ["TMPDIR"] = rundir
     for res, soft, hard in req["rlimits"]:
         resource.setrlimit(res, (soft, hard))
+    # a thread's default stack, as the C library sizes it at an exec: the stack limit
+    stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    if stack != resource.RLIM_INFINITY:
+        try:
+            import _thread
+
+            _thread.stack_size(stack)
+        except (ValueError, OverflowError):
+            pass
     atexit._clear()
     main = type(sys)("__main__")
     main.__dict__.update(_PRISTINE)
@@ -206,7 +215,14 @@ def _child(req, fds, rundir):
 def _serve():
     n = 0
     while True:
-        head, fds = _recv(8, 3)
+        # a request starts with "R"; a "k" here is a kill request that crossed its run's report
+        mark, fds = _recv(1, 3)
+        if mark != b"R":
+            for fd in fds:
+                os.close(fd)
+            continue
+        head, more = _recv(8, 3)
+        fds += more
         (size,) = struct.unpack("<Q", head)
         body, more = _recv(size, 3)
         fds += more
@@ -333,7 +349,7 @@ class Box:
     def send(self, request: dict, fds: Sequence[int]) -> bool:
         body = json.dumps(request).encode("utf-8", "surrogatepass")
         try:
-            socket.send_fds(self.ctl, [struct.pack("<Q", len(body))], list(fds))
+            socket.send_fds(self.ctl, [b"R" + struct.pack("<Q", len(body))], list(fds))
             self.ctl.sendall(body)
         except OSError:
             return False
@@ -359,6 +375,8 @@ class Box:
 _lock = threading.Lock()
 _boxes: dict[_Key, Box] = {}
 _broken: dict[_Key, str] = {}
+_losses: dict[_Key, int] = {}
+_MAX_LOSSES = 3  # zygotes lost in a row (not one run ended): warm is off for that key
 _owner = [os.getpid()]
 
 
@@ -502,6 +520,7 @@ class Process:
                 return None
             if report.get("left"):  # something survived the sweep: never reuse that box
                 _drop(self.box)
+            _losses.pop(self.box.key, None)
             self.report = report
             self.box.busy = False
         return self.report
@@ -516,6 +535,10 @@ class Process:
 
     def _lose(self) -> None:
         self.lost = True
+        key = self.box.key
+        _losses[key] = _losses.get(key, 0) + 1
+        if _losses[key] >= _MAX_LOSSES:
+            _broken[key] = f"{_MAX_LOSSES} warm zygotes in a row were lost mid-run"
         _drop(self.box)
 
     def fileno(self) -> int:
