@@ -981,6 +981,12 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 @click.option("--workers", type=int, help="Judging processes. Default: all cores.")
 @click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
 @click.option(
+    "--cold",
+    is_flag=True,
+    help="Start every Python run from a fresh interpreter. Default: fork it from a warm "
+    "interpreter in the same sandbox (docs/judge-performance.md), where bwrap works.",
+)
+@click.option(
     "--time-scale", type=float, default=1.0, show_default=True, help="Multiplies time limits."
 )
 @click.option("--python", "python", help="Python 3 interpreter for Python programs.")
@@ -1001,6 +1007,7 @@ def judge(
     limit: int | None,
     force: bool,
     executor: Any,
+    cold: bool,
 ) -> None:
     """Re-run programs in the sandbox and write CI rows with their verdicts.
 
@@ -1017,7 +1024,7 @@ def judge(
     from codelog.progress import show_progress
 
     quiet = chatter.quiet
-    options = JudgeOptions(isolation=isolation, python=python, time_scale=time_scale)
+    options = JudgeOptions(isolation=isolation, python=python, time_scale=time_scale, warm=not cold)
     report = run_judge(
         source,
         out,
@@ -1108,6 +1115,12 @@ def judge(
 @click.option("--workers", type=int, help="Judging processes. Default: all cores.")
 @click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
 @click.option(
+    "--cold",
+    is_flag=True,
+    help="Start every Python run from a fresh interpreter. Default: fork it from a warm "
+    "interpreter in the same sandbox (docs/judge-performance.md), where bwrap works.",
+)
+@click.option(
     "--split",
     type=click.Choice(["train", "test", "all"]),
     help="A dataset benchmark (codenet:DIR of a built dataset): only this split's problems "
@@ -1135,6 +1148,7 @@ def eval_command(
     split: str | None,
     force: bool,
     executor: Any,
+    cold: bool,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
     from codelog.execution.evaluate import run_eval
@@ -1162,6 +1176,7 @@ def eval_command(
         split=split,
         force=force,
         executor=executor,
+        warm=not cold,
     )
 
 

@@ -424,10 +424,12 @@ def run_eval(
     split: str | None = None,
     force: bool = False,
     executor: ExecutorSpec = LOCAL,
+    warm: bool = True,
 ) -> EvalResult:
     """`codelog eval`: sample (or read) completions, judge them, print and write pass@k.
 
-    `split` (train, test or all): a dataset benchmark's problems of that split only."""
+    `split` (train, test or all): a dataset benchmark's problems of that split only. `warm`
+    False: every run starts a fresh interpreter (`--cold`)."""
     import sys
 
     from codelog.execution.testcases import load_problems, problem_files
@@ -445,7 +447,7 @@ def run_eval(
     if limit is not None:
         problems = {p: problems[p] for p in sorted(problems)[:limit]}
     show = (not quiet and sys.stderr.isatty()) if progress is None else progress
-    options = JudgeOptions(isolation=isolation)  # type: ignore[arg-type]
+    options = JudgeOptions(isolation=isolation, warm=warm)  # type: ignore[arg-type]
     meta: dict[str, Any] = {"benchmark": benchmark}
     if split is not None:
         meta["split"] = split

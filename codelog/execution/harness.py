@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from codelog.execution import sandbox
+from codelog.execution import sandbox, zygote
 from codelog.execution.testcases import Problem
 
 # The value encoding, one source for both processes (and for codelog's tests of it).
@@ -279,9 +279,18 @@ def called_names(test_code: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 
 def check_function(
-    problem: Problem, code: str, runner: sandbox.Runner, limits: sandbox.Limits
+    problem: Problem,
+    code: str,
+    runner: sandbox.Runner,
+    limits: sandbox.Limits,
+    *,
+    warm: bool = True,
 ) -> Outcome:
-    """Run `problem`'s checks against `code` (the completion) in two boxes; see the module."""
+    """Run `problem`'s checks against `code` (the completion) in two boxes; see the module.
+
+    `warm`: both processes fork from warm zygotes (codelog.execution.zygote), each in a box of
+    its own as cold; where that cannot work, or a zygote is lost mid-run (a candidate that
+    kills its zygote), the checks run cold, and the cold run's outcome is the verdict."""
     if problem.entry_point:
         functions: tuple[str, ...] = ()
         modules: tuple[str, ...] = ()
@@ -305,18 +314,161 @@ def check_function(
         memory_kb=max(limits.memory_kb, _CHECKER_MEMORY_KB),
         wall_ms=None,
     )
+    cfiles = {runner.source_name: program}
+    kfiles = {"problem.json": json.dumps(spec)}
+    why = ""
+    if warm:
+        cwarm, why = zygote.available(candidate_argv, runner.readable, limits)
+        kwarm, kwhy = (
+            zygote.available(checker_argv, runner.readable, checker_limits)
+            if cwarm is not None
+            else (None, "")
+        )
+        why = why or kwhy
+        if cwarm is not None and kwarm is not None:
+            try:
+                return _broker(
+                    _Warm(cwarm, candidate_argv, limits, cfiles),
+                    _Warm(kwarm, checker_argv, checker_limits, kfiles),
+                    limits,
+                    allowed,
+                )
+            except _Lost:
+                why = "a warm zygote was lost mid-run"
+            finally:
+                for box in (cwarm, kwarm):
+                    zygote.release(box)
+        elif cwarm is not None:
+            zygote.release(cwarm)
     with (
+        sandbox.sandboxed(candidate_argv, limits, files=cfiles, readable=runner.readable) as cbox,
         sandbox.sandboxed(
-            candidate_argv, limits, files={runner.source_name: program}, readable=runner.readable
-        ) as cbox,
-        sandbox.sandboxed(
-            checker_argv,
-            checker_limits,
-            files={"problem.json": json.dumps(spec)},
-            readable=runner.readable,
+            checker_argv, checker_limits, files=kfiles, readable=runner.readable
         ) as kbox,
     ):
-        return _broker(cbox, kbox, limits, allowed)
+        outcome = _broker(_Cold(cbox), _Cold(kbox), limits, allowed)
+    if why:
+        start = f"cold ({why})"
+        outcome = replace(
+            outcome,
+            candidate=replace(
+                outcome.candidate, isolation=replace(outcome.candidate.isolation, start=start)
+            ),
+        )
+    return outcome
+
+
+class _Lost(Exception):
+    """A warm zygote died or stopped answering during a run: run it all again cold."""
+
+
+class _Cold:
+    """A box's process, started from a fresh interpreter (sandbox.sandboxed)."""
+
+    def __init__(self, box: sandbox.Box):
+        self.box = box
+
+    def start(self):
+        import subprocess
+
+        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        return self.box.popen(**pipes)
+
+    def reap(self, proc, limits, stderr, start, deadline, timed_out, exceeded) -> sandbox.Run:
+        """Wait for the process (killing it past the deadline) and describe its run."""
+        box = self.box
+        _close(proc.stdout)  # a process still writing answers gets EPIPE instead of blocking
+        status = None if (timed_out or exceeded) else sandbox._wait(proc.pid, deadline)
+        if status is None:
+            if box.uid is not None:
+                sandbox.kill_uid(box.uid)
+                status = sandbox._wait(proc.pid, time.monotonic() + 1.0)
+            if status is None:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                status = os.wait4(proc.pid, 0)
+            killed = True
+        else:
+            killed = False
+        _, wait_status, usage = status
+        proc.returncode = os.waitstatus_to_exitcode(wait_status)
+        cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
+        return _described(
+            proc.returncode,
+            killed,
+            cpu_ms,
+            int(usage.ru_maxrss),
+            limits,
+            stderr,
+            start,
+            timed_out,
+            exceeded,
+            box.isolation,
+        )
+
+
+class _Warm:
+    """A box's process, forked from a warm zygote (codelog.execution.zygote)."""
+
+    def __init__(self, box: zygote.Box, argv, limits: sandbox.Limits, files: dict[str, str]):
+        self.box, self.argv, self.limits, self.files = box, argv, limits, files
+
+    def start(self):
+        proc = zygote.spawn(self.box, self.argv, self.limits, self.files)
+        if proc is None:
+            raise _Lost
+        return proc
+
+    def reap(self, proc, limits, stderr, start, deadline, timed_out, exceeded) -> sandbox.Run:
+        _close(proc.stdout)
+        report = None if (timed_out or exceeded) else proc.wait(deadline)
+        killed = False
+        if report is None:
+            if proc.lost:
+                raise _Lost
+            report, killed = proc.kill(), True
+            if report is None:
+                raise _Lost
+        code = os.waitstatus_to_exitcode(int(report["status"]))
+        return _described(
+            code,
+            killed or bool(report["killed"]),
+            int(report["cpu_ms"]),
+            int(report["rss_kb"]),
+            limits,
+            stderr,
+            start,
+            timed_out,
+            exceeded,
+            self.box.isolation,
+        )
+
+
+def _described(
+    code: int,
+    killed: bool,
+    cpu_ms: int,
+    rss_kb: int,
+    limits: sandbox.Limits,
+    stderr: list[bytes],
+    start: float,
+    timed_out: bool,
+    exceeded: bool,
+    isolation: sandbox.Isolation,
+) -> sandbox.Run:
+    err = b"".join(stderr)
+    return sandbox.Run(
+        exit_code=None if killed else code,
+        stdout=b"",
+        stderr=err[: limits.output_bytes + 1],
+        cpu_ms=cpu_ms,
+        wall_ms=int((time.monotonic() - start) * 1000),
+        memory_kb=rss_kb,
+        timed_out=timed_out or cpu_ms > limits.time_ms,
+        output_exceeded=exceeded or len(err) > limits.output_bytes,
+        survivors=0,
+        isolation=isolation,
+    )
 
 
 class _Lines:
@@ -363,16 +515,13 @@ def _drain(stream, cap: int, into: list[bytes]) -> threading.Thread:
 
 
 def _broker(
-    cbox: sandbox.Box, kbox: sandbox.Box, limits: sandbox.Limits, allowed: set[str]
+    cbox: _Cold | _Warm, kbox: _Cold | _Warm, limits: sandbox.Limits, allowed: set[str]
 ) -> Outcome:
-    import subprocess
-
     start = time.monotonic()
     # The candidate's wall clock runs while it loads and while it answers, not while codelog
     # starts the checker or the checks think: two interpreters start here, not one.
     budget = _Budget(limits.wall_s)
-    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-    cand = cbox.popen(**pipes)
+    cand = cbox.start()
     checker = None
     cerr: list[bytes] = []
     kerr: list[bytes] = []
@@ -392,7 +541,7 @@ def _broker(
         if ready is None or _json_or_none(ready) != {"ready": True}:
             verdict = "timeout" if timed_out else "output" if exceeded else "not-ready"
         else:
-            checker = kbox.popen(**pipes)
+            checker = kbox.start()
             threads.append(_drain(checker.stderr, 1 << 20, kerr))
             requests = _Lines(checker.stdout.fileno(), _LINE_CAP)
             # the checker is not timed, but it cannot run for ever
@@ -435,9 +584,11 @@ def _broker(
             _close(checker.stdin)
         # past a verdict the candidate only has to exit: a slow exit is not a time limit
         exit_by = time.monotonic() + max(budget.left, 0) + 2
-        crun = _reap(cand, cbox, limits, cerr, start, exit_by, timed_out, exceeded)
-        if checker is not None:
-            _reap(checker, kbox, limits, kerr, start, time.monotonic() + 1, False, False)
+        try:
+            crun = cbox.reap(cand, limits, cerr, start, exit_by, timed_out, exceeded)
+        finally:
+            if checker is not None:
+                kbox.reap(checker, limits, kerr, start, time.monotonic() + 1, False, False)
         for thread in threads:
             thread.join(timeout=1)
     if crun.timed_out and verdict in ("gone", "not-ready", "timeout", "judge-error"):
@@ -509,48 +660,6 @@ def _close(stream) -> None:
 def _tail(chunks: list[bytes], limit: int = 300) -> str:
     text = b"".join(chunks).decode("utf-8", "replace").strip()
     return text if len(text) <= limit else "..." + text[-limit:]
-
-
-def _reap(
-    proc,
-    box: sandbox.Box,
-    limits: sandbox.Limits,
-    stderr: list[bytes],
-    start: float,
-    deadline: float,
-    timed_out: bool,
-    exceeded: bool,
-) -> sandbox.Run:
-    """Wait for a box's process (killing it past the deadline) and describe its run."""
-    _close(proc.stdout)  # a process still writing answers gets EPIPE instead of blocking
-    status = None if (timed_out or exceeded) else sandbox._wait(proc.pid, deadline)
-    if status is None:
-        if box.uid is not None:
-            sandbox.kill_uid(box.uid)
-            status = sandbox._wait(proc.pid, time.monotonic() + 1.0)
-        if status is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            status = os.wait4(proc.pid, 0)
-        killed = True
-    else:
-        killed = False
-    _, wait_status, usage = status
-    proc.returncode = os.waitstatus_to_exitcode(wait_status)
-    cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
-    err = b"".join(stderr)
-    return sandbox.Run(
-        exit_code=None if killed else proc.returncode,
-        stdout=b"",
-        stderr=err[: limits.output_bytes + 1],
-        cpu_ms=cpu_ms,
-        wall_ms=int((time.monotonic() - start) * 1000),
-        memory_kb=int(usage.ru_maxrss),
-        timed_out=timed_out or cpu_ms > limits.time_ms,
-        output_exceeded=exceeded or len(err) > limits.output_bytes,
-        survivors=0,
-        isolation=box.isolation,
-    )
 
 
 Checker = Callable[[Problem, str, sandbox.Runner, sandbox.Limits], Outcome]

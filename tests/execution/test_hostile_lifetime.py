@@ -60,8 +60,11 @@ def _needs_root_and_namespaces():
         pytest.skip("no setpriv: the sandbox runs under the caller's uid")
 
 
+@pytest.mark.parametrize("start", ["warm", "cold"])
 @pytest.mark.parametrize("workers", [1, 2])
-def test_kill_9_of_judge_leaves_no_sandbox_process_or_worker(tmp_path: Path, workers: int):
+def test_kill_9_of_judge_leaves_no_sandbox_process_or_worker(
+    tmp_path: Path, workers: int, start: str
+):
     problems = tmp_path / "problems.jsonl"
     problems.write_text(json.dumps({"problem_id": "p", "tests": [{"output": "x\n"}]}) + "\n")
     samples = tmp_path / "samples.jsonl"
@@ -84,6 +87,7 @@ def test_kill_9_of_judge_leaves_no_sandbox_process_or_worker(tmp_path: Path, wor
             "--time-scale",
             "20",
             "--quiet",
+            *(["--cold"] if start == "cold" else []),
         ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -136,7 +140,8 @@ def test_the_next_run_removes_what_a_killed_one_left(tmp_path: Path):
     assert mine.exists()  # a live process's directory stays
 
 
-def test_a_judge_run_leaves_no_scratch_directory(tmp_path: Path):
+@pytest.mark.parametrize("start", ["warm", "cold"])
+def test_a_judge_run_leaves_no_scratch_directory(tmp_path: Path, start: str):
     problems = tmp_path / "problems.jsonl"
     problems.write_text(json.dumps({"problem_id": "p", "tests": [{"output": "x\n"}]}) + "\n")
     samples = tmp_path / "samples.jsonl"
@@ -158,6 +163,7 @@ def test_a_judge_run_leaves_no_scratch_directory(tmp_path: Path):
             "--workers",
             "2",
             "--quiet",
+            *(["--cold"] if start == "cold" else []),
         ],
         capture_output=True,
         timeout=120,

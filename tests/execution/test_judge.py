@@ -245,6 +245,27 @@ def test_the_bundled_samples_accepted_programs_pass_their_sample_tests(
     assert [r.submission_id for r in results if r.status != "Accepted"] == []
 
 
+def test_warm_and_cold_judges_give_the_same_verdicts_on_the_bundled_sample(
+    sample_dataset: Path,
+) -> None:
+    # every fifth program of every logged status (TLEs too), each test forked from a warm
+    # zygote and each from a fresh interpreter: the same verdicts, test by test
+    programs, _ = dataset_programs(sample_dataset)
+    some = programs[::5]
+    problems = codenet_problems(BUNDLED_CODENET)
+    warm = judge_many(some, problems, JudgeOptions(warm=True), workers=2)
+    cold = judge_many(some, problems, JudgeOptions(warm=False), workers=2)
+    assert len({p.logged_status for p in some}) >= 4
+    assert [(r.status, r.tests_passed, r.tests_run) for r in warm] == [
+        (r.status, r.tests_passed, r.tests_run) for r in cold
+    ]
+    assert all(r.isolation.endswith(", warm") for r in warm) or strongest_isolation() != "bwrap"
+
+
+def strongest_isolation() -> str:
+    return sandbox.resolve_isolation("auto", sandbox.python_runner().readable).isolation.mode
+
+
 def test_judge_a_dataset_audits_its_labels_and_the_rows_build(
     sample_dataset: Path, tmp_path: Path
 ) -> None:

