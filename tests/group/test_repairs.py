@@ -344,7 +344,9 @@ def test_test_problems_trajectories_are_in_the_test_split(sample_repairs, sample
     split_of = {p["problem_id"]: p["split"] for p in problems}
     assert {r["split"] for r in repairs} == {"train", "test"}
     # the same problem is held out in both kinds: a repair row never trains on a test problem
-    assert all(r["split"] == split_of[r["problem_id"]] for r in repairs if r["problem_id"] in split_of)
+    assert all(
+        r["split"] == split_of[r["problem_id"]] for r in repairs if r["problem_id"] in split_of
+    )
     for split in ("train", "test"):
         part = pq.read_table(sample_repairs.out / f"repairs-{split}.parquet").to_pylist()
         assert [r["submission_id"] for r in part] == [
