@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
     from codelog.builder import BuildReport
     from codelog.dataset.export import ExportReport
+    from codelog.dataset.repair_stats import RepairStats
     from codelog.dataset.stats import Stats
     from codelog.dataset.verify import VerifyReport
     from codelog.executors import ExecutorSpec
@@ -92,6 +93,7 @@ def build(
     """
     from pathlib import Path
 
+    from codelog import kinds
     from codelog.builder import run_build
     from codelog.executors import LOCAL
     from codelog.files import local_path
@@ -102,7 +104,7 @@ def build(
         recipe = load_recipe(local_path(recipe, "recipe") if recipe is not None else None)
     for value in inputs:
         local_path(value, "input")
-    suffix = "-repair" if kind == "repair" else ""
+    suffix = kinds.to_build(kind).out_suffix
     default_out = Path("datasets") / f"{source}-{language.lower()}{suffix}"
     options = BuildOptions(
         source=source,
@@ -182,16 +184,20 @@ def export(
     problems, skipped_no_statement, skipped_no_tests), and `empty_splits`. A split named
     with 0 rows is an EmptyResultError saying why, and leaves its file as it was.
     """
+    from codelog import kinds
     from codelog.dataset.export import NEEDS_TESTS, export_dataset
     from codelog.dataset.open import check_dataset, read_manifest
     from codelog.files import local_path, writing
-    from codelog.publish.manifest import dataset_kind
 
     path, target = local_path(dataset, "dataset"), local_path(out, "out")
     if verify:
         check_dataset(path, full=True)
     wants_tests = format in (*NEEDS_TESTS, "verl-solutions")
-    if problem_tests is None and wants_tests and dataset_kind(read_manifest(path)) != "repair":
+    if (
+        problem_tests is None
+        and wants_tests
+        and kinds.of_manifest(read_manifest(path)).exports_tests
+    ):
         # rollouts are scored by running them (codelog.execution): the rows carry the tests
         from codelog.execution.testcases import load_problems
         from codelog.execution.verl_reward import problem_spec
@@ -226,17 +232,18 @@ def verify(dataset: PathLike, *, progress: bool = False) -> VerifyReport:
     return verify_dataset(local_path(dataset, "dataset"), progress=progress)
 
 
-def stats(dataset: PathLike, *, verify: bool = False) -> Stats:
-    """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles.
+def stats(dataset: PathLike, *, verify: bool = False) -> Stats | RepairStats:
+    """The dataset's figures, by its kind. Solutions (a Stats): outcome mix, group sizes,
+    rejects by reason, dedup ratio and code-length percentiles. Repairs (a RepairStats):
+    trajectories, their lengths, and which verdict follows which.
 
     `codelog.dataset.stats.stats_data(result)` gives the same as plain data (what
     `codelog stats --json` prints); `verify` recomputes the sha256s first.
     """
+    from codelog import kinds
     from codelog.dataset.open import check_dataset
-    from codelog.dataset.stats import compute_stats
     from codelog.files import local_path
 
     path = local_path(dataset, "dataset")
-    if verify:
-        check_dataset(path, full=True)
-    return compute_stats(path)
+    manifest = check_dataset(path, full=verify)
+    return kinds.of_manifest(manifest).part("dataset.stats")(path)

@@ -8,7 +8,6 @@ Manners shared by every command (codelog.progress): results on stdout, chatter o
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import json
 import os
@@ -20,6 +19,7 @@ from typing import Any
 
 import click
 
+from codelog import kinds
 from codelog.errors import CodelogError
 from codelog.version import __version__
 
@@ -232,8 +232,8 @@ def cli() -> None:
 )
 @click.option(
     "--kind",
-    type=click.Choice(["solutions", "repair"]),
-    default="solutions",
+    type=click.Choice(kinds.built()),
+    default=kinds.built()[0],
     show_default=True,
     help="What a row is: a solution, or a repair turn (earlier attempts -> the next; "
     "recipe [repairs]).",
@@ -360,7 +360,7 @@ def build(
 )
 @click.option(
     "--task",
-    type=click.Choice(["solutions", "repair"]),
+    type=click.Choice(kinds.built()),
     help="What to train on: solutions, or repair turns (a `build --kind repair` dataset). "
     "[the dataset's kind]",
 )
@@ -616,11 +616,10 @@ def sql_command(
         say(f"wrote {output}")
 
 
-def _dataset_kind(dataset_dir: Path) -> str:
+def _dataset_kind(dataset_dir: Path) -> kinds.Kind:
     from codelog.dataset.open import check_dataset
-    from codelog.publish.manifest import dataset_kind
 
-    return dataset_kind(check_dataset(dataset_dir))
+    return kinds.of_manifest(check_dataset(dataset_dir))
 
 
 @cli.command("stats")
@@ -637,7 +636,7 @@ def _dataset_kind(dataset_dir: Path) -> str:
 def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_check: bool) -> None:
     """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles."""
     import codelog
-    from codelog.dataset.stats import plot_stats, render_tables, require_plotting, stats_data
+    from codelog.dataset.stats import require_plotting
     from codelog.files import writing
     from codelog.progress import result_console, say
 
@@ -645,28 +644,19 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
         require_plotting()  # before any work
     if full_check:
         _full_check(dataset_dir)
-    if _dataset_kind(dataset_dir) == "repair":
-        from codelog.dataset.repair_stats import compute_repair_stats, render_repair_tables
-
-        if plot:
-            raise click.UsageError("--plot draws a solutions dataset; this is a repair dataset")
-        repair = compute_repair_stats(dataset_dir)
-        if as_json:
-            _print_json(dataclasses.asdict(repair))
-        else:
-            for renderable in render_repair_tables(repair):
-                result_console().print(renderable)
-        return
+    kind = _dataset_kind(dataset_dir)
+    if plot and not kind.has("dataset.stats_plot"):
+        raise click.UsageError(f"--plot draws a solutions dataset; this is a {kind.name} dataset")
     result = codelog.stats(dataset_dir)
     if as_json:
-        _print_json(stats_data(result))
+        _print_json(kind.part("dataset.stats_data")(result))
     else:
         out = result_console()
-        for table in render_tables(result):
+        for table in kind.part("dataset.stats_tables")(result):
             out.print(table)
     if plot:
         with writing(plot):
-            written = plot_stats(result, plot)
+            written = kind.part("dataset.stats_plot")(result, plot)
         say(f"wrote {written}")
 
 

@@ -1,7 +1,7 @@
 """The package's imports follow the data flow: no circles, and no stage imports a later one.
 
 Every `import` in codelog/ counts, those inside functions too: a lazy import is still a
-dependency. Order of the flow (DESIGN.md): leaves < ingest < stage < group < publish <
+dependency. Order of the flow (DESIGN.md): leaves < ingest < stage < group < kinds < publish <
 dataset < train < execution < the entry points (builder, cli, the API in __init__).
 """
 
@@ -29,7 +29,7 @@ LEAVES = {
     "dialects",
     "executors",  # where pure functions run (local pool, Ray): stage/ and execution/ share it
 }
-FLOW = ["ingest", "stage", "group", "publish", "dataset", "train", "execution"]
+FLOW = ["ingest", "stage", "group", "kinds", "publish", "dataset", "train", "execution"]
 ENTRY_POINTS = {"builder", "cli", "__init__", "__main__", "api"}
 
 

@@ -41,6 +41,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from codelog import kinds
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError
 from codelog.prompts import render_prompt
@@ -157,8 +158,7 @@ def export_verifier_lists(
         raise CodelogError("--lists-per-problem must be at least 1")
     root = Path(dataset).resolve()
     manifest = read_manifest(root)
-    if manifest.get("kind", "solutions") != "solutions":
-        raise CodelogError(f"{root}: verifier lists are drawn from a solutions dataset")
+    kinds.VERIFIER_LISTS.expect(manifest, root, "verifier lists are drawn from a solutions dataset")
     recipe = Recipe.from_dict(manifest["recipe"], where=f"{root}/manifest.json recipe")
     out = Path(out).resolve()
     if out.is_dir():

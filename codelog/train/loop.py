@@ -29,11 +29,14 @@ from typing import Any
 
 import torch
 
+from codelog import kinds
+from codelog.dataset.open import read_manifest
+from codelog.errors import DatasetError
 from codelog.progress import console
-from codelog.recipe import Recipe, Train, load_recipe
+from codelog.recipe import Train, load_recipe
 from codelog.train import checkpoint as ckpt
-from codelog.train import data, distributed, memory, models, repair_data
-from codelog.train.batches import GroupPrompts, StepData, prepare_step
+from codelog.train import data, distributed, memory, models
+from codelog.train.batches import StepData, prepare_step
 from codelog.train.distributed import Dist, unwrap
 from codelog.train.evaluation import (
     TRAIN_EVAL_GROUPS,
@@ -76,10 +79,8 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     report_to = parse_report_to(options.report_to)
 
     # 1. Everything that can be wrong with the dataset or the options, before any model loads.
-    repair = is_repair_task(options)
-    dataset = (
-        repair_data.open_repairs(options.dataset) if repair else data.open_dataset(options.dataset)
-    )
+    rows = task_kind(options).part("train.data")  # the kind's training rows (train.rows)
+    dataset = rows.open(options.dataset)
     if resume:
         recipe, run_info = ckpt.resumed_recipe(run_dir, options.overrides, dataset)
     elif ckpt.checkpoints(run_dir):
@@ -95,17 +96,11 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
             f"--grad-accum {t.grad_accum}: each of the {d.world} processes needs at least one "
             "group per step (grad_accum counts the groups of the whole step)"
         )
-    if repair and t.reward != "reward":
-        raise TrainingError(f"--reward {t.reward}: repair rows have one reward, `reward`")
-    if repair:
-        repairs = repair_data.training_groups(dataset, recipe, t.eval_fraction, t.seed)
-        train_index, heldout = repairs.train, repairs.heldout
-        if repairs.dropped:
-            say(f"{repairs.dropped:,} repair rows are in no group of two with different rewards")
-    else:
-        train_index, heldout, prompts = data.training_groups(
-            dataset, recipe, t.eval_fraction, t.seed
-        )
+    rows.check(recipe)
+    training = rows.training_set(dataset, recipe)
+    train_index, heldout = training.train, training.heldout
+    if training.note:
+        say(training.note)
     precision = memory.resolve_precision(t.precision, d.device)
     if precision.note:
         say(precision.note, style="yellow")
@@ -154,16 +149,8 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     # 4. Data: prompts tokenised once per group (a repair row's, when it is drawn); code fetched
     # per step.
     store = data.CodeStore(dataset.solutions)
-    if repair:
-        train_prompts = heldout_prompts = repair_data.RowPrompts(repairs.prompts, tokenizer)
-        sampler = repair_data.RepairSampler(train_index, t.group_size, t.seed)
-    else:
-        # prompts: the training groups', then the held-out groups' (other problems' when the
-        # dataset has test problems: codelog.train.data.training_groups)
-        prompt_ids = [data.encode_prompt(tokenizer, p) for p in prompts]
-        train_prompts = GroupPrompts(prompt_ids[: len(train_index)])
-        heldout_prompts = GroupPrompts(prompt_ids[len(train_index) :])
-        sampler = data.GroupSampler(train_index, t.group_size, t.seed)
+    train_prompts, heldout_prompts = rows.prompts(training, tokenizer)
+    sampler = rows.sampler(train_index, t.group_size, t.seed)
     eval_set = build_eval_set(heldout, store, heldout_prompts, tokenizer, t.max_length)
     fit_set = build_eval_set(
         train_index, store, train_prompts, tokenizer, t.max_length, TRAIN_EVAL_GROUPS
@@ -178,7 +165,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
             dataset,
             base,
             tokenizer,
-            prompt_identity(recipe, repair),
+            rows.prompt_identity(recipe),
             t.max_length,
             f"{d.device.type} {precision.name}",
         )
@@ -381,22 +368,19 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     )
 
 
-def is_repair_task(options: TrainOptions) -> bool:
-    """Repair turns or solutions: what the dataset's manifest says, which --task must match."""
-    kind = repair_data.kind_of(options.dataset)
-    if options.task is not None and kind is not None and options.task != kind:
+def task_kind(options: TrainOptions) -> kinds.Kind:
+    """What the rows are: the dataset's kind (solutions when its manifest cannot be read:
+    opening it then names the problem), which --task must match."""
+    try:
+        kind = kinds.of_manifest(read_manifest(options.dataset))
+    except DatasetError:
+        kind = None
+    if options.task is not None and kind is not None and options.task != kind.name:
         raise TrainingError(
-            f"{options.dataset}: a {kind} dataset, not one for --task {options.task} "
+            f"{options.dataset}: a {kind.name} dataset, not one for --task {options.task} "
             f"(which trains on a dataset built with `codelog build --kind {options.task}`)"
         )
-    return (options.task or kind) == "repair"
-
-
-def prompt_identity(recipe: Recipe, repair: bool) -> str:
-    """What decides the prompt text, for the reference cache's key."""
-    if repair:
-        return f"{recipe.prompt.template}\n{recipe.repairs.instruction}"
-    return recipe.prompt.template
+    return kinds.get(options.task) if options.task else kind or kinds.get(kinds.built()[0])
 
 
 def forward_backward(
