@@ -21,7 +21,9 @@ and counted (`Run.survivors`, which namespaces keep at 0). Run as another user, 
 unshare map it into a user namespace instead, where the process limit is per namespace.
 
 The threat model (what this does not contain: kernel exploits, side channels, ...) is in the
-README, "Running code".
+README, "Running code". Python runs are forked from a warm interpreter kept in a box built by
+this module's `_bwrap_argv` instead, where bwrap works (codelog.execution.zygote,
+docs/judge-performance.md).
 """
 
 from __future__ import annotations
