@@ -507,8 +507,25 @@ def sweep_stale() -> tuple[int, int]:
     return removed, killed
 
 
-def _sandbox_uid() -> int:
-    return _UID_BASE + (os.getpid() % 4_000_000) * _UID_SLOTS + next(_slots) % _UID_SLOTS
+# uids held by long-lived boxes (warm zygotes): never given to another run, whose cleanup
+# (kill_uid) would kill the zygote too
+_reserved_uids: set[int] = set()
+
+
+def _sandbox_uid(reserve: bool = False) -> int:
+    """The next sandbox uid of this process; `reserve`: held until `release_uid`."""
+    first = _UID_BASE + (os.getpid() % 4_000_000) * _UID_SLOTS
+    for _ in range(_UID_SLOTS):
+        uid = first + next(_slots) % _UID_SLOTS
+        if uid not in _reserved_uids:
+            if reserve:
+                _reserved_uids.add(uid)
+            return uid
+    raise SandboxError(f"all {_UID_SLOTS} sandbox uids of this process are held")
+
+
+def release_uid(uid: int) -> None:
+    _reserved_uids.discard(uid)
 
 
 def _processes_of(uid: int) -> list[int]:

@@ -309,7 +309,7 @@ class Box:
 
     def __init__(self, key: _Key, mode: sandbox._Mode):
         self.key = key
-        self.uid = sandbox._sandbox_uid() if mode.drop_uid else None
+        self.uid = sandbox._sandbox_uid(reserve=True) if mode.drop_uid else None
         self.isolation = replace(mode.isolation, uid=self.uid, start="warm")
         self.dir = tempfile.mkdtemp(prefix="warm-", dir=sandbox.scratch_dir())
         if self.uid is not None:
@@ -336,6 +336,12 @@ class Box:
                 close_fds=True,
                 pass_fds=(theirs.fileno(),),
             )
+        except BaseException:
+            ours.close()
+            shutil.rmtree(self.dir, ignore_errors=True)
+            if self.uid is not None:
+                sandbox.release_uid(self.uid)
+            raise
         finally:
             theirs.close()
         self.busy = False
@@ -391,9 +397,11 @@ class Box:
             os.killpg(self.proc.pid, signal.SIGKILL)
         if self.uid is not None:
             sandbox.kill_uid(self.uid)
-        with contextlib.suppress(ChildProcessError, OSError):
+        with contextlib.suppress(ChildProcessError, OSError, subprocess.TimeoutExpired):
             self.proc.wait(5)
         shutil.rmtree(self.dir, ignore_errors=True)
+        if self.uid is not None:
+            sandbox.release_uid(self.uid)
 
 
 _lock = threading.Lock()
