@@ -21,7 +21,9 @@ and counted (`Run.survivors`, which namespaces keep at 0). Run as another user, 
 unshare map it into a user namespace instead, where the process limit is per namespace.
 
 The threat model (what this does not contain: kernel exploits, side channels, ...) is in the
-README, "Running code".
+README, "Running code". Python runs are forked from a warm interpreter kept in a box built by
+this module's `_bwrap_argv` instead, where bwrap works (codelog.execution.zygote,
+docs/judge-performance.md).
 """
 
 from __future__ import annotations
@@ -505,8 +507,25 @@ def sweep_stale() -> tuple[int, int]:
     return removed, killed
 
 
-def _sandbox_uid() -> int:
-    return _UID_BASE + (os.getpid() % 4_000_000) * _UID_SLOTS + next(_slots) % _UID_SLOTS
+# uids held by long-lived boxes (warm zygotes): never given to another run, whose cleanup
+# (kill_uid) would kill the zygote too
+_reserved_uids: set[int] = set()
+
+
+def _sandbox_uid(reserve: bool = False) -> int:
+    """The next sandbox uid of this process; `reserve`: held until `release_uid`."""
+    first = _UID_BASE + (os.getpid() % 4_000_000) * _UID_SLOTS
+    for _ in range(_UID_SLOTS):
+        uid = first + next(_slots) % _UID_SLOTS
+        if uid not in _reserved_uids:
+            if reserve:
+                _reserved_uids.add(uid)
+            return uid
+    raise SandboxError(f"all {_UID_SLOTS} sandbox uids of this process are held")
+
+
+def release_uid(uid: int) -> None:
+    _reserved_uids.discard(uid)
 
 
 def _processes_of(uid: int) -> list[int]:

@@ -157,3 +157,15 @@ def test_the_exit_is_the_interpreters() -> None:
     assert ran.stderr.startswith(b"Traceback") and b"_child" not in ran.stderr
     threads = "import threading, time\nthreading.Thread(target=lambda: (time.sleep(0.2), print('t'))).start()\n"
     assert run(threads).stdout == b"t\n"
+
+
+def test_a_cold_run_never_gets_a_zygotes_uid() -> None:
+    # C programs and compiles run cold beside the warm boxes: cleaning up after them (every
+    # process of their uid killed) must never hit a zygote
+    assert judge("print('ok')").isolation.endswith(", warm")
+    held = set(zygote.box_uids())
+    if not held:
+        pytest.skip("no sandbox uid here (not root)")
+    given = {sandbox._sandbox_uid() for _ in range(2 * sandbox._UID_SLOTS)}
+    assert not given & held
+    assert judge("print('ok')").isolation.endswith(", warm")
