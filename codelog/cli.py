@@ -424,8 +424,8 @@ def train(
         _full_check(dataset_dir)
     evaluators = ()
     if eval_samples:
-        from codelog.execution.evaluate import parse_ks
-        from codelog.execution.training_eval import NAME, pass_at_k_evaluator
+        from codelog.evaluate.pass_at_k import parse_ks
+        from codelog.evaluate.training_eval import NAME, pass_at_k_evaluator
 
         evaluator = pass_at_k_evaluator(
             dataset_dir,
@@ -1084,7 +1084,7 @@ def eval_command(
     force: bool,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
-    from codelog.execution.evaluate import run_eval
+    from codelog.evaluate.pass_at_k import run_eval
     from codelog.progress import console as chatter
     from codelog.progress import show_progress
 

@@ -45,7 +45,7 @@ from codelog.execution.compare import (
     compare,
     rules_for,
 )
-from codelog.execution.testcases import Problem, TestCase
+from codelog.execution.testcases import Problem, TestCase, dataset_manifest
 from codelog.files import check_output_file, json_lines, mark_written
 
 RUNTIME_ERROR = "Runtime Error"
@@ -507,10 +507,7 @@ def dataset_programs(dataset: Path) -> tuple[list[Program], dict[str, Any]]:
     import pyarrow.parquet as pq
 
     dataset = Path(dataset)
-    manifest_path = dataset / "manifest.json"
-    if not manifest_path.is_file():
-        raise InputError(dataset, "not a codelog dataset: no manifest.json")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest = dataset_manifest(dataset)
     columns = [
         "submission_id",
         "problem_id",
@@ -564,8 +561,7 @@ def write_ci_rows(rows: Iterable[dict[str, Any]], out: Path) -> int:
     import pyarrow as pa
 
     from codelog import schema
-    from codelog.ingest.ci.export import write_rows
-    from codelog.ingest.ci.formats import SUBMISSION_FIELDS
+    from codelog.ci_format import SUBMISSION_FIELDS, write_rows
 
     fields = pa.schema([schema.SUBMISSION.field(name) for name in SUBMISSION_FIELDS])
     table = pa.Table.from_pylist(list(rows), schema=fields)
@@ -577,8 +573,7 @@ def write_problems(problems: Iterable[Problem], out: Path) -> int:
     """The problems file `codelog build --source ci --problems` reads (statement as description)."""
     import pyarrow as pa
 
-    from codelog.ingest.ci.export import write_rows
-    from codelog.ingest.ci.formats import PROBLEM_FIELDS
+    from codelog.ci_format import PROBLEM_FIELDS, write_rows
 
     rows = [
         {

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codelog.errors import CodelogError
-from codelog.execution.evaluate import Sampling, generate_samples, score_samples
+from codelog.evaluate.pass_at_k import Sampling, generate_samples, score_samples
 from codelog.execution.judge import DEFAULT_OPTIONS, JudgeOptions
 from codelog.execution.testcases import Problem, dataset_problems, load_problems
 from codelog.recipe import Recipe
