@@ -655,6 +655,32 @@ class JudgeReport:
     seconds: float = 0.0
 
 
+def judge_tables(report: JudgeReport, out: Path) -> list[Any]:
+    """What `codelog judge` shows: the verdicts (and skips) written to `out`, and with a
+    dataset's logged verdicts the label audit (re-run vs logged outcome), as rich tables."""
+    from rich.table import Table
+
+    table = Table(title=f"codelog judge → {out}")
+    table.add_column("verdict")
+    table.add_column("programs", justify="right")
+    for status, n in report.statuses.most_common():
+        table.add_row(status, f"{n:,}")
+    for reason, n in report.skipped_reasons.most_common():
+        table.add_row(f"skipped: {reason}", f"{n:,}")
+    if not report.audit:
+        return [table]
+    agreement = Table(title="label audit: re-run vs logged outcome")
+    for name in ("logged outcome", "judged", "agree", "rate", "re-run outcomes"):
+        agreement.add_column(name, justify="left" if "outcome" in name else "right")
+    for row in report.audit:
+        mix = ", ".join(f"{k} {v}" for k, v in row.rejudged.items())
+        agreement.add_row(row.outcome, f"{row.judged:,}", f"{row.agree:,}", f"{row.rate:.1%}", mix)
+    total = sum(r.judged for r in report.audit)
+    agree = sum(r.agree for r in report.audit)
+    agreement.add_row("all", f"{total:,}", f"{agree:,}", f"{agree / total:.1%}", "")
+    return [table, agreement]
+
+
 def run_judge(
     source: Path,
     out: Path,
