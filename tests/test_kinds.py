@@ -99,6 +99,8 @@ def test_kinds_and_their_errors():
     assert kinds.built() == ("solutions", "repair")
     assert kinds.of_manifest({}) is kinds.SOLUTIONS  # datasets from before kinds existed
     assert kinds.of_manifest({"kind": "repair"}) is kinds.REPAIRS
+    assert kinds.drawn("verifier-lists") is kinds.VERIFIER_LISTS
+    assert kinds.drawn("dpo") is None and kinds.drawn("repair") is None
     with pytest.raises(DatasetError, match="'lists' is not one this codelog reads"):
         kinds.of_manifest({"kind": "lists"})
     with pytest.raises(DatasetError, match="not one this codelog reads"):

@@ -58,9 +58,8 @@ from codelog import kinds
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import check_output_file, output_metadata, refuse_inputs
-from codelog.outcomes import CODENET_STATUSES
 from codelog.prompts import SEPARATOR, render_prompt
-from codelog.recipe import Recipe
+from codelog.recipe import Recipe, verdict_rewards
 from codelog.sql import literal
 
 ExportFormat = Literal["dpo", "kto", "sft", "grpo", "verl", "verl-solutions"]
@@ -485,15 +484,6 @@ def _register_problem_tests(
         "problem_tests",
         pa.table({"problem_id": pa.array(ids, pa.string()), "spec": pa.array(specs, pa.string())}),
     )
-
-
-def verdict_rewards(recipe: Recipe) -> dict[str, float]:
-    """The recipe's reward of each CodeNet verdict ("Accepted": 1.0, ...)."""
-    return {
-        status: recipe.rewards[outcome]
-        for status in CODENET_STATUSES
-        if (outcome := recipe.statuses.get(status)) in recipe.rewards
-    }
 
 
 def verl_solutions_sql(data_source: str) -> str:

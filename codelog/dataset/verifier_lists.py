@@ -139,6 +139,45 @@ class _Candidate:
     tokens: list[str]
 
 
+def export_list_splits(
+    dataset: str | Path,
+    out: str | Path,
+    *,
+    split: str | None = None,
+    force: bool = False,
+    list_size: str = DEFAULT_LIST_SIZE,
+    seed: int = 0,
+    lists_per_problem: int = LISTS_PER_PROBLEM,
+    hard_similarity: float = HARD_SIMILARITY,
+) -> list[tuple[str, ListsReport]]:
+    """`codelog export --format verifier-lists`: the lists of a solutions dataset, a file per
+    split as every export writes them (codelog.dataset.export.split_targets); (split, report)
+    for each file. Outputs follow codelog.files.check_output_file, all checked first."""
+    from codelog.dataset.export import split_targets
+    from codelog.dataset.open import check_dataset
+    from codelog.files import check_output_file, writing
+
+    root = Path(dataset).resolve()
+    check_dataset(root)
+    targets = split_targets(Path(out).resolve(), split)
+    for _, target in targets:
+        check_output_file(target, force=force, inputs=[root])
+    written = []
+    for name, target in targets:
+        with writing(target):
+            lists = export_verifier_lists(
+                root,
+                target,
+                list_size=list_size,
+                seed=seed,
+                lists_per_problem=lists_per_problem,
+                hard_similarity=hard_similarity,
+                split=name,
+            )
+        written.append((name, lists))
+    return written
+
+
 def export_verifier_lists(
     dataset: str | Path,
     out: str | Path,

@@ -45,7 +45,7 @@ from codelog.execution.compare import (
     compare,
     rules_for,
 )
-from codelog.execution.testcases import Problem, TestCase
+from codelog.execution.testcases import Problem, TestCase, dataset_manifest
 from codelog.executors import (
     LOCAL,
     Executor,
@@ -614,10 +614,7 @@ def dataset_programs(dataset: Path) -> tuple[list[Program], dict[str, Any]]:
     import pyarrow.parquet as pq
 
     dataset = Path(dataset)
-    manifest_path = dataset / "manifest.json"
-    if not manifest_path.is_file():
-        raise InputError(dataset, "not a codelog dataset: no manifest.json")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest = dataset_manifest(dataset)
     columns = [
         "submission_id",
         "problem_id",
@@ -671,8 +668,7 @@ def write_ci_rows(rows: Iterable[dict[str, Any]], out: Path) -> int:
     import pyarrow as pa
 
     from codelog import schema
-    from codelog.ingest.ci.export import write_rows
-    from codelog.ingest.ci.formats import SUBMISSION_FIELDS
+    from codelog.ci_format import SUBMISSION_FIELDS, write_rows
 
     fields = pa.schema([schema.SUBMISSION.field(name) for name in SUBMISSION_FIELDS])
     table = pa.Table.from_pylist(list(rows), schema=fields)
@@ -684,8 +680,7 @@ def write_problems(problems: Iterable[Problem], out: Path) -> int:
     """The problems file `codelog build --source ci --problems` reads (statement as description)."""
     import pyarrow as pa
 
-    from codelog.ingest.ci.export import write_rows
-    from codelog.ingest.ci.formats import PROBLEM_FIELDS
+    from codelog.ci_format import PROBLEM_FIELDS, write_rows
 
     rows = [
         {
@@ -765,6 +760,32 @@ class JudgeReport:
     isolation: str = ""
     seconds: float = 0.0
     resumed: int = 0  # results an interrupted run of the same command had journaled
+
+
+def judge_tables(report: JudgeReport, out: Path) -> list[Any]:
+    """What `codelog judge` shows: the verdicts (and skips) written to `out`, and with a
+    dataset's logged verdicts the label audit (re-run vs logged outcome), as rich tables."""
+    from rich.table import Table
+
+    table = Table(title=f"codelog judge → {out}")
+    table.add_column("verdict")
+    table.add_column("programs", justify="right")
+    for status, n in report.statuses.most_common():
+        table.add_row(status, f"{n:,}")
+    for reason, n in report.skipped_reasons.most_common():
+        table.add_row(f"skipped: {reason}", f"{n:,}")
+    if not report.audit:
+        return [table]
+    agreement = Table(title="label audit: re-run vs logged outcome")
+    for name in ("logged outcome", "judged", "agree", "rate", "re-run outcomes"):
+        agreement.add_column(name, justify="left" if "outcome" in name else "right")
+    for row in report.audit:
+        mix = ", ".join(f"{k} {v}" for k, v in row.rejudged.items())
+        agreement.add_row(row.outcome, f"{row.judged:,}", f"{row.agree:,}", f"{row.rate:.1%}", mix)
+    total = sum(r.judged for r in report.audit)
+    agree = sum(r.agree for r in report.audit)
+    agreement.add_row("all", f"{total:,}", f"{agree:,}", f"{agree / total:.1%}", "")
+    return [table, agreement]
 
 
 def run_judge(

@@ -219,6 +219,21 @@ def codenet_problems(root: Path, problem_ids: Iterable[str] | None = None) -> di
     return problems
 
 
+def dataset_manifest(dataset: Path) -> dict[str, Any]:
+    """A built dataset's manifest (its recipe, its solutions' provenance), as the judge reads
+    it: the dataset layer checks it further when it opens the dataset."""
+    path = Path(dataset) / "manifest.json"
+    if not path.is_file():
+        raise InputError(dataset, "not a codelog dataset: no manifest.json")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(path, f"unreadable manifest: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise InputError(path, "not a manifest (a JSON object is expected)")
+    return manifest
+
+
 def dataset_problems(dataset: Path) -> dict[str, Problem]:
     """Problems of a built dataset, tests from the sample sections of their prompts."""
     import pyarrow.parquet as pq

@@ -91,6 +91,13 @@ def get(name: str) -> Kind:
     return KINDS[name]
 
 
+def drawn(name: str) -> Kind | None:
+    """The kind `codelog export --format name` draws from a dataset (verifier-lists), or None
+    when `name` is a row layout of the dataset's own kind (dpo, kto, ...)."""
+    kind = KINDS.get(name)
+    return kind if kind is not None and kind.drawn_from is not None else None
+
+
 def to_build(name: str) -> Kind:
     """The kind `codelog build --kind name` makes (CodelogError for one it cannot build)."""
     kind = get(name)

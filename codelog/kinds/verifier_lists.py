@@ -13,6 +13,6 @@ VERIFIER_LISTS = register(
         tables=("lists",),
         rows="lists",
         drawn_from="solutions",
-        parts={"dataset.export": "codelog.dataset.verifier_lists:export_verifier_lists"},
+        parts={"dataset.export": "codelog.dataset.verifier_lists:export_list_splits"},
     )
 )

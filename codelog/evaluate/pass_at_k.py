@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError, InputError
+from codelog.execution.completions import clean_completion
 from codelog.execution.judge import (
     DEFAULT_OPTIONS,
     JudgeOptions,
@@ -38,11 +39,6 @@ from codelog.execution.judge import (
 from codelog.execution.testcases import Problem
 from codelog.executors import LOCAL, ExecutorSpec
 from codelog.files import check_output_file, json_lines, mark_written
-
-# A HumanEval completion ends where the model starts something other than the function body
-# (the stop sequences of the Codex paper).
-FUNCTION_STOPS = ("\ndef ", "\nclass ", "\nif __name__", "\nprint(", "\n#", "\nassert ")
-_FENCE = re.compile(r"```[a-zA-Z0-9_+-]*\n(.*?)(?:```|$)", re.DOTALL)
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -82,18 +78,6 @@ class EvalResult:
             "isolation": self.isolation,
             "judge_seconds": round(self.seconds, 3),
         }
-
-
-def clean_completion(problem: Problem, text: str) -> str:
-    """What a model wrote, as a program: a fenced block's content if it wrote one; a function
-    completion cut at its stop sequences."""
-    fenced = _FENCE.search(text)
-    if fenced and problem.kind == "stdio":
-        return fenced.group(1)
-    if problem.kind == "function":
-        cut = min((i for i in (text.find(s) for s in FUNCTION_STOPS) if i >= 0), default=len(text))
-        return text[:cut]
-    return text
 
 
 def score_samples(
