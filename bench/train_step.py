@@ -13,7 +13,7 @@ backward, clipping, the optimizer step and logging. It then rebuilds the very sa
 
 It runs the trainer three ways: without KL, with a KL penalty whose reference log-probs are
 recomputed in every step (before issue 16), and with them cached (computed once before the
-first step, codelog.train.reference). It prints each against the no-KL step (goal: a step with
+first step, codelog.training.reference). It prints each against the no-KL step (goal: a step with
 KL <= 1.10x a step without) and against the floor (goal: trainer / floor under 1.15x), and the
 padding waste of the trainer's length-aware micro-batches against one padded batch per step.
 Without --dataset it builds the bundled sample into a temporary directory first.
@@ -35,9 +35,9 @@ import torch
 import torch.nn.functional as F
 
 from codelog.recipe import Recipe
-from codelog.train import data, loop, models
-from codelog.train.batches import GroupPrompts, StepData, prepare_step
-from codelog.train.checkpoint import RUN_FILE
+from codelog.training import data, loop, models
+from codelog.training.batches import GroupPrompts, StepData, prepare_step
+from codelog.training.checkpoint import RUN_FILE
 
 
 def build_sample(into: Path) -> Path:

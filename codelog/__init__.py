@@ -14,7 +14,9 @@ The Python API, what the `codelog` command itself calls:
 Every function takes local paths (str or os.PathLike; a URL such as `s3://...` is refused),
 raises a `codelog.errors.CodelogError` subclass for anything a user can act on, and never
 deletes or overwrites what codelog did not create. Heavy imports happen inside the functions,
-so `import codelog` stays instant. Training is `codelog.train.loop.train`.
+so `import codelog` stays instant. `codelog.train` and `codelog.evaluate` train a model on a
+dataset and score one (or a file of completions) with pass@k, as `codelog train` and `codelog
+eval` do.
 """
 
 from __future__ import annotations
@@ -34,18 +36,22 @@ if TYPE_CHECKING:
     from codelog.dataset.stats import Stats
     from codelog.dataset.verifier_lists import ListsReport
     from codelog.dataset.verify import VerifyReport
+    from codelog.evaluation.pass_at_k import EvalResult
     from codelog.execution.judge import JudgeOptions, JudgeReport
     from codelog.executors import ExecutorSpec
     from codelog.recipe import Recipe
+    from codelog.training.report import RunResult
 
 __all__ = [
     "__version__",
     "build",
+    "evaluate",
     "export",
     "export_verifier_lists",
     "judge",
     "open_dataset",
     "stats",
+    "train",
     "verify",
 ]
 
@@ -355,3 +361,49 @@ def stats(dataset: PathLike, *, verify: bool = False) -> Stats | RepairStats:
     path = local_path(dataset, "dataset")
     manifest = check_dataset(path, full=verify)
     return kinds.of_manifest(manifest).part("dataset.stats")(path)
+
+
+def train(
+    dataset: PathLike,
+    out: PathLike,
+    overrides: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> RunResult:
+    """Train a causal LM offline on a dataset built by `codelog build` (`codelog train`).
+
+    Args:
+        dataset: the dataset directory (solutions or repair kind).
+        out: the run directory (checkpoints, metrics.jsonl); a directory holding another run
+            is refused unless `resume=True` continues it.
+        overrides: the recipe's [train] fields to change, by name (`{"algo": "grpo",
+            "steps": 200, "model": "Qwen/Qwen2.5-Coder-0.5B"}`), as the command's flags do.
+        options: how to run (`codelog.training.options.TrainOptions`): recipe, resume,
+            progress, gradient_checkpointing, reference, report_to, evaluators, task.
+
+    Returns a RunResult: the run directory, last checkpoint, margins before and after.
+    """
+    from codelog.files import local_path
+    from codelog.training.loop import train as run_train
+
+    options.setdefault("progress", False)
+    return run_train(
+        local_path(dataset, "dataset"), local_path(out, "out"), dict(overrides or {}), **options
+    )
+
+
+def evaluate(benchmark: str, **options: Any) -> EvalResult:
+    """pass@k of a model, or of a file of completions, on a benchmark, every sample judged in
+    the sandbox (`codelog eval`).
+
+    Args:
+        benchmark: humaneval, codenet, codenet:DIR (a CodeNet tree or a built dataset) or a
+            problems .jsonl.
+        options: `codelog.evaluation.pass_at_k.run_eval`'s keywords, by name: model or
+            samples_file, n, ks ("1,10"), out, split, workers, executor, warm, ...
+
+    Returns an EvalResult: pass@k per k, overall and per problem.
+    """
+    from codelog.evaluation.pass_at_k import run_eval
+
+    defaults = {"model": None, "samples_file": None, "n": 1, "ks": "1", "out": None}
+    return run_eval(benchmark=benchmark, **(defaults | {"progress": False} | options))

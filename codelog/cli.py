@@ -411,8 +411,8 @@ def train(
     from codelog.recipe import load_recipe
 
     read_manifest(dataset_dir)  # not a dataset: say so at once, before torch is imported
-    from codelog.train.loop import train as run_train
-    from codelog.train.report import print_summary
+    from codelog.training.loop import train as run_train
+    from codelog.training.report import print_summary
 
     overrides = {k: v for k, v in options.items() if v is not None}
     out = out or Path("runs") / f"{dataset_dir.name}-{overrides.get('algo', 'rloo')}"
@@ -420,7 +420,7 @@ def train(
     check_run_out(out, dataset_dir)
     if full_check:
         _full_check(dataset_dir)
-    from codelog.evaluate.training_eval import training_evaluators
+    from codelog.evaluation.training_eval import training_evaluators
 
     evaluators = training_evaluators(
         dataset_dir,
@@ -1067,7 +1067,7 @@ def eval_command(
     cold: bool,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
-    from codelog.evaluate.pass_at_k import run_eval
+    from codelog.evaluation.pass_at_k import run_eval
     from codelog.progress import console as chatter
     from codelog.progress import show_progress
 

@@ -163,7 +163,7 @@ def render_repair_prompt(
     instruction (`{language}` filled in). Each attempt is a mapping with `code`, `outcome` and
     `accuracy` ("passed/total" or None): a row of a repairs table's `context` column as it is.
 
-    One function for the trainer (codelog.train.repair_data) and the exports
+    One function for the trainer (codelog.training.repair_data) and the exports
     (codelog.dataset.repair_export), so a repair row reads the same wherever it goes.
     """
     if not attempts:

@@ -74,11 +74,11 @@ class Split:
 
 @dataclass(frozen=True)
 class Train:
-    """Knobs of `codelog train`; its command-line options override them (checked in codelog.train)."""
+    """Knobs of `codelog train`; its command-line options override them (checked in codelog.training)."""
 
     group_size: int = 4  # solutions per group (one problem), at least one correct and one incorrect
     max_length: int = 2048  # tokens of prompt + solution; longer ones are truncated and counted
-    algo: str = "rloo"  # advantage estimator: sft, rloo, grpo, exp (codelog.train.advantages)
+    algo: str = "rloo"  # advantage estimator: sft, rloo, grpo, exp (codelog.training.advantages)
     token_reduction: Literal["mean", "sum"] = (
         "mean"  # log p(solution) as mean or sum over its tokens
     )

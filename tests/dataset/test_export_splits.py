@@ -251,7 +251,7 @@ def test_trls_sft_trainer_trains_on_the_sft_export(sample_dataset, tmp_path, mon
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the tiny model is built, nothing downloaded
     datasets = pytest.importorskip("datasets")
     trl = pytest.importorskip("trl")
-    from codelog.train import data, models
+    from codelog.training import data, models
 
     export_dataset(sample_dataset, "sft", tmp_path / "sft")
     train = datasets.load_dataset(

@@ -14,7 +14,7 @@ import codelog
 from codelog.cli import cli
 from codelog.dataset.open import check_dataset
 from codelog.errors import DatasetError
-from codelog.train import data as train_data
+from codelog.training import data as train_data
 
 
 @pytest.fixture

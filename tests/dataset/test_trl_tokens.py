@@ -21,8 +21,8 @@ from codelog.recipe import load_recipe
 
 trl = pytest.importorskip("trl")
 datasets = pytest.importorskip("datasets")
-models = pytest.importorskip("codelog.train.models")
-data = pytest.importorskip("codelog.train.data")
+models = pytest.importorskip("codelog.training.models")
+data = pytest.importorskip("codelog.training.data")
 
 # A ChatML-like template whose turns end with the tiny tokenizer's end-of-sequence token.
 CHAT_TEMPLATE = (

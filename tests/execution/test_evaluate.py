@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codelog.evaluate.pass_at_k import (
+from codelog.evaluation.pass_at_k import (
     Sample,
     Sampling,
     evaluate_pass_at_k,
@@ -132,8 +132,8 @@ def test_read_completions_numbers_samples_per_problem(tmp_path: Path) -> None:
 def test_a_model_is_sampled_with_the_training_prompt_and_judged(
     sample_dataset: Path, tmp_path: Path
 ) -> None:
-    from codelog.train.data import open_dataset
-    from codelog.train.models import build_tiny, load_model, load_tokenizer
+    from codelog.training.data import open_dataset
+    from codelog.training.models import build_tiny, load_model, load_tokenizer
 
     tiny = build_tiny(open_dataset(sample_dataset), tmp_path / "tiny", 512, 0)
     model, tokenizer = load_model(str(tiny)), load_tokenizer(str(tiny))

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 
 from codelog.cli import cli
 from codelog.errors import CodelogError
-from codelog.evaluate.training_eval import heldout_problems, pass_at_k_evaluator
-from codelog.train.data import open_dataset
-from codelog.train.evaluation import EvalContext
-from codelog.train.models import build_tiny, load_tokenizer
+from codelog.evaluation.training_eval import heldout_problems, pass_at_k_evaluator
+from codelog.training.data import open_dataset
+from codelog.training.evaluation import EvalContext
+from codelog.training.models import build_tiny, load_tokenizer
 from tests.train.synthetic import records, weights
 
 

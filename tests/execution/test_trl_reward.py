@@ -111,7 +111,7 @@ def test_grpo_trainer_trains_two_steps_with_codelogs_reward(
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # nothing is downloaded: the tiny model is built
     datasets = pytest.importorskip("datasets")
     trl = pytest.importorskip("trl")
-    from codelog.train import data, models
+    from codelog.training import data, models
 
     report = codelog.export(sample_dataset, "grpo", tmp_path / "grpo")
     base = models.build_tiny(data.open_dataset(sample_dataset), tmp_path / "tiny", 4096, 0)

@@ -174,8 +174,8 @@ def test_verify_catches_a_reward_lint_off_the_formula(linted, tmp_path):
 
 def test_training_takes_the_lint_shaped_reward_when_told(linted, sample_dataset):
     from codelog.errors import DatasetError
-    from codelog.train import data
-    from codelog.train.options import resolve_recipe
+    from codelog.training import data
+    from codelog.training.options import resolve_recipe
 
     report, rows, _ = linted
     dataset = data.open_dataset(report.out)

@@ -17,8 +17,8 @@ from safetensors.torch import load_file
 from codelog import schema
 from codelog.publish.manifest import FORMAT_VERSION
 from codelog.recipe import load_recipe
-from codelog.train import loop
-from codelog.train.options import TrainOptions
+from codelog.training import loop
+from codelog.training.options import TrainOptions
 
 PROBLEMS = {
     "p001": (

@@ -10,7 +10,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from codelog.train.advantages import ADVANTAGES, compute_advantages, register
+from codelog.training.advantages import ADVANTAGES, compute_advantages, register
 
 
 def advantages(name: str, rewards: list[float], correct: list[bool] | None = None) -> list[float]:

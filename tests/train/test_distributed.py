@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from codelog.train import checkpoint
+from codelog.training import checkpoint
 from tests.train.synthetic import records, run, weights
 
 ROOT = Path(__file__).resolve().parents[2]

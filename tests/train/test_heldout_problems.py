@@ -13,7 +13,7 @@ import pytest
 from codelog.errors import DatasetError
 from codelog.publish.manifest import MANIFEST, file_entries
 from codelog.recipe import Split, load_recipe
-from codelog.train import data, loop
+from codelog.training import data, loop
 from tests.conftest import build_sample
 
 

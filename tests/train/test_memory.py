@@ -11,9 +11,9 @@ from click.testing import CliRunner
 
 from codelog.cli import cli
 from codelog.recipe import Train
-from codelog.train import data, memory, models
-from codelog.train.memory import GiB, Precision
-from codelog.train.options import TrainingError
+from codelog.training import data, memory, models
+from codelog.training.memory import GiB, Precision
+from codelog.training.options import TrainingError
 from tests.train.synthetic import records, run, weights
 
 FP32, BF16 = Precision(torch.float32, False), Precision(torch.bfloat16, True)

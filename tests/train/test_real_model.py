@@ -12,8 +12,8 @@ import json
 import pytest
 
 from codelog.errors import CodelogError
-from codelog.train import data, models
-from codelog.train.report import print_summary
+from codelog.training import data, models
+from codelog.training.report import print_summary
 from tests.train.synthetic import records, run
 
 pytestmark = pytest.mark.slow

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from codelog.recipe import RECIPES_DIR, Train, load_recipe
-from codelog.train.options import resolve_recipe
+from codelog.training.options import resolve_recipe
 
 PAPER = ["paper-qwen2.5-coder-0.5b.toml", "paper-qwen2.5-coder-7b.toml"]
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from codelog.train import data, models
-from codelog.train.reference import ReferenceCache, cache_key, reference_logps
+from codelog.training import data, models
+from codelog.training.reference import ReferenceCache, cache_key, reference_logps
 from tests.train.synthetic import records, run, weights
 
 
@@ -36,7 +36,7 @@ def test_cached_reference_gives_the_kl_of_a_reference_recomputed_every_step(
 
 
 def test_the_cache_is_filled_once_and_resume_reads_it(synthetic, tmp_path, monkeypatch):
-    from codelog.train import reference
+    from codelog.training import reference
 
     computed = []
     original = reference.reference_logps

@@ -13,8 +13,8 @@ import torch
 from codelog.dataset.repair_export import repair_prompt, statements
 from codelog.errors import DatasetError
 from codelog.recipe import load_recipe
-from codelog.train import data, repair_data
-from codelog.train.advantages import ADVANTAGES, compute_advantages
+from codelog.training import data, repair_data
+from codelog.training.advantages import ADVANTAGES, compute_advantages
 from tests.conftest import build_sample
 
 

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from codelog.cli import cli
 from codelog.recipe import load_recipe
-from codelog.train import batches, data, loop, models, repair_data
-from codelog.train.options import TrainingError, resolve_recipe
+from codelog.training import batches, data, loop, models, repair_data
+from codelog.training.options import TrainingError, resolve_recipe
 from tests.conftest import build_sample
 from tests.train.synthetic import records, run, weights
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from codelog.errors import CodelogError
-from codelog.train import data, models, report
-from codelog.train.evaluation import EvalContext
-from codelog.train.options import TrainingError
+from codelog.training import data, models, report
+from codelog.training.evaluation import EvalContext
+from codelog.training.options import TrainingError
 from tests.train.synthetic import records, run
 
 

@@ -20,11 +20,11 @@ from codelog.cli import cli
 from codelog.errors import DatasetError, RecipeError
 from codelog.publish.manifest import FORMAT_VERSION
 from codelog.recipe import Split, load_recipe
-from codelog.train import batches, checkpoint, data, loop, models
-from codelog.train.advantages import ADVANTAGES, compute_advantages, register
-from codelog.train.logprobs import reduce_tokens, token_logps
-from codelog.train.memory import resolve_precision
-from codelog.train.options import TrainingError, resolve_recipe
+from codelog.training import batches, checkpoint, data, loop, models
+from codelog.training.advantages import ADVANTAGES, compute_advantages, register
+from codelog.training.logprobs import reduce_tokens, token_logps
+from codelog.training.memory import resolve_precision
+from codelog.training.options import TrainingError, resolve_recipe
 from tests.conftest import build_sample
 from tests.train.synthetic import PROBLEMS, records, run, weights, write_dataset
 
@@ -73,7 +73,7 @@ def test_bad_option_is_a_recipe_error_naming_the_option(synthetic, tmp_path, no_
 
 def test_a_bad_recipe_value_names_the_recipe_key(tmp_path):
     from codelog.recipe import load_recipe
-    from codelog.train.options import resolve_recipe
+    from codelog.training.options import resolve_recipe
 
     path = tmp_path / "r.toml"
     path.write_text("[train]\ngroup_size = 1\n")

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from codelog.errors import CodelogError, RecipeError
 from codelog.recipe import Recipe, Train
-from codelog.train.advantages import ADVANTAGES
+from codelog.training.advantages import ADVANTAGES
 
 # [train] keys whose command-line flag is not --key-with-dashes
 _FLAGS = {"learning_rate": "--lr"}

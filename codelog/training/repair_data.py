@@ -3,7 +3,7 @@
 A repair dataset (`codelog build --kind repair`) has one row per turn: the user's earlier
 attempts with their verdicts (the context) and the next attempt (the completion) with its
 reward. Training is the same advantage-weighted likelihood as for solutions, with the same
-estimators (codelog.train.advantages); what differs is what a group is and where prompts come
+estimators (codelog.training.advantages); what differs is what a group is and where prompts come
 from.
 
 Groups. COBALT samples several completions of one partial trajectory and compares them; a
@@ -19,11 +19,11 @@ and counted (`RepairGroups.dropped`).
 Prompts are per row (each row has its own context), rendered by
 codelog.dataset.repair_export.repair_prompt, i.e. codelog.prompts.render_repair_prompt: the
 text `codelog export` writes for the row. `RowPrompts` hands them to the loop's batching
-(codelog.train.batches.Prompts), tokenised when a step draws the row.
+(codelog.training.batches.Prompts), tokenised when a step draws the row.
 
-The loop (codelog.train.loop) takes this path when the dataset's manifest says
+The loop (codelog.training.loop) takes this path when the dataset's manifest says
 `"kind": "repair"` (or `--task repair` asks for it): the repair kind (codelog.kinds) names
-`REPAIR_ROWS` as its training rows (codelog.train.rows), whose steps are `open_repairs`,
+`REPAIR_ROWS` as its training rows (codelog.training.rows), whose steps are `open_repairs`,
 `training_groups`, `RepairSampler` and `RowPrompts` in place of their solutions counterparts;
 the rest (estimators, KL reference cache, held-out margin, checkpoints, DDP) is shared.
 """
@@ -46,8 +46,8 @@ from codelog.dataset.open import check_dataset
 from codelog.dataset.repair_export import repair_prompt, statements
 from codelog.errors import DatasetError
 from codelog.recipe import Recipe
-from codelog.train import data
-from codelog.train.options import TrainingError
+from codelog.training import data
+from codelog.training.options import TrainingError
 
 INDEX_COLUMNS = (
     "problem_id",
@@ -182,7 +182,7 @@ class RepairPrompts:
 
 @dataclass(frozen=True)
 class RowPrompts:
-    """codelog.train.batches.Prompts for repair rows: each row's own rendered context."""
+    """codelog.training.batches.Prompts for repair rows: each row's own rendered context."""
 
     prompts: RepairPrompts
     tokenizer: Any
@@ -235,7 +235,7 @@ class RepairSampler(data.GroupSampler):
 
 
 class RepairRows:
-    """The repair kind's training rows (codelog.train.rows): groups of repair rows, a prompt
+    """The repair kind's training rows (codelog.training.rows): groups of repair rows, a prompt
     per row."""
 
     def open(self, path: str | Path) -> RepairDatasetDir:

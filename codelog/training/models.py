@@ -25,7 +25,7 @@ import torch
 from torch import nn
 
 from codelog.errors import CodelogError
-from codelog.train.data import DatasetDir
+from codelog.training.data import DatasetDir
 
 TINY = "tiny"
 TINY_VOCAB = 4096
@@ -124,7 +124,7 @@ def load_tokenizer(name: str):
 
 
 def load_model(name: str, dtype: torch.dtype = torch.float32) -> nn.Module:
-    """A causal LM with its weights in `dtype` (see codelog.train.memory for the trade-offs)."""
+    """A causal LM with its weights in `dtype` (see codelog.training.memory for the trade-offs)."""
     from transformers import AutoModelForCausalLM
 
     try:

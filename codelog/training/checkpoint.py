@@ -15,8 +15,8 @@ import torch
 from torch import nn
 
 from codelog.recipe import Recipe
-from codelog.train import data, models
-from codelog.train.options import RESUMABLE, TrainingError, resolve_recipe
+from codelog.training import data, models
+from codelog.training.options import RESUMABLE, TrainingError, resolve_recipe
 
 RUN_FILE = "run.json"  # in the run dir: what the run is (recipe, dataset, base model)
 CHECKPOINT_FILE = "codelog.json"  # in each checkpoint: step, recipe, input_fingerprint, ...

@@ -8,7 +8,7 @@ figure is the mean over problems.
 
 Prompts: a stdio problem (CodeNet, JSONL with tests) is asked as in training: its statement
 through the recipe's `[prompt] template` (`render_prompt`), then through the tokenizer's chat
-template when it has one (`codelog.train.data.encode_prompt`). A function problem (HumanEval,
+template when it has one (`codelog.training.data.encode_prompt`). A function problem (HumanEval,
 MBPP) gives the model its code prompt as it is, the way HumanEval is scored everywhere, and the
 completion is cut at the first line that starts a new top-level statement.
 """
@@ -224,7 +224,7 @@ def generate_samples(
     import torch
 
     from codelog.progress import rate_progress
-    from codelog.train.data import encode_prompt
+    from codelog.training.data import encode_prompt
 
     torch.manual_seed(sampling.seed)
     model.eval()
@@ -325,7 +325,7 @@ def evaluate_pass_at_k(
 
 def load_for_eval(model_path: str) -> tuple[Any, Any]:
     """A causal LM (a trained checkpoint, a LoRA adapter directory, a hub name) and tokenizer."""
-    from codelog.train.models import load_model, load_tokenizer, quiet_transformers
+    from codelog.training.models import load_model, load_tokenizer, quiet_transformers
 
     quiet_transformers()
     path = Path(model_path)

@@ -37,11 +37,11 @@ from torch import nn
 
 from codelog.progress import rate_progress
 from codelog.recipe import Train
-from codelog.train import data, models
-from codelog.train.batches import MicroBatch, Prompts, draw_groups, encode_group
-from codelog.train.distributed import Dist
-from codelog.train.logprobs import reduce_tokens, token_logps
-from codelog.train.memory import Precision
+from codelog.training import data, models
+from codelog.training.batches import MicroBatch, Prompts, draw_groups, encode_group
+from codelog.training.distributed import Dist
+from codelog.training.logprobs import reduce_tokens, token_logps
+from codelog.training.memory import Precision
 
 
 def k3(ref_logp: torch.Tensor, logp: torch.Tensor, mask: torch.Tensor, how: str) -> torch.Tensor:

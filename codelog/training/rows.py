@@ -1,15 +1,15 @@
 """What the trainer trains on for each dataset kind: a kind's training rows (codelog.kinds,
-part "train.data"), one object with the steps the loop takes (codelog.train.loop).
+part "train.data"), one object with the steps the loop takes (codelog.training.loop).
 
 - `open(path)`: check the dataset directory (DatasetError naming what is wrong);
 - `check(recipe)`: refuse [train] settings the kind cannot train with;
 - `training_set(dataset, recipe)`: the training and held-out groups and their prompt source;
 - `prompts(training, tokenizer)`: the train and held-out prompts as the batching takes them
-  (codelog.train.batches.Prompts);
+  (codelog.training.batches.Prompts);
 - `sampler(index, group_size, seed)`: which groups and members each step draws;
 - `prompt_identity(recipe)`: what decides the prompt text (the reference cache's key).
 
-This module holds the solutions kind's; the repair kind's is codelog.train.repair_data.
+This module holds the solutions kind's; the repair kind's is codelog.training.repair_data.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from codelog.recipe import Recipe
-from codelog.train import data
-from codelog.train.batches import GroupPrompts
+from codelog.training import data
+from codelog.training.batches import GroupPrompts
 
 
 class SolutionRows:
@@ -38,7 +38,7 @@ class SolutionRows:
 
     def prompts(self, training: data.TrainingSet, tokenizer: Any) -> tuple[Any, Any]:
         # the training groups' prompts, then the held-out groups' (other problems' when the
-        # dataset has test problems: codelog.train.data.training_groups)
+        # dataset has test problems: codelog.training.data.training_groups)
         prompt_ids = [data.encode_prompt(tokenizer, p) for p in training.prompts]
         n = len(training.train)
         return GroupPrompts(prompt_ids[:n]), GroupPrompts(prompt_ids[n:])

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from codelog.train.batches import MicroBatch
+from codelog.training.batches import MicroBatch
 
 
 def takes_logits_to_keep(model: nn.Module) -> bool:

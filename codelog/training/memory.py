@@ -29,7 +29,7 @@ from typing import Any
 import torch
 
 from codelog.recipe import Train
-from codelog.train.options import TrainingError
+from codelog.training.options import TrainingError
 
 GiB = 1 << 30
 RUNTIME = GiB // 2  # CUDA context / interpreter and libraries
@@ -93,7 +93,7 @@ def count_parameters(config: Any, lora_r: int) -> tuple[int, int]:
     device: shapes only, no memory, no weights read."""
     from transformers import AutoModelForCausalLM
 
-    from codelog.train.models import lora_targets
+    from codelog.training.models import lora_targets
 
     with torch.device("meta"):
         model = AutoModelForCausalLM.from_config(config)

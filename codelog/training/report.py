@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from codelog.progress import LogProgress, bars, console
-from codelog.train.options import TrainingError
+from codelog.training.options import TrainingError
 
 REPORTERS = {"tensorboard", "wandb"}
 

@@ -14,8 +14,8 @@ import numpy as np
 import torch
 
 from codelog.recipe import Train
-from codelog.train import data
-from codelog.train.advantages import compute_advantages
+from codelog.training import data
+from codelog.training.advantages import compute_advantages
 
 
 class Prompts(Protocol):

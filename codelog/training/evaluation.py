@@ -22,9 +22,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from codelog.train import data
-from codelog.train.batches import MicroBatch, Prompts, collate, encode_group
-from codelog.train.logprobs import reduce_tokens, token_logps
+from codelog.training import data
+from codelog.training.batches import MicroBatch, Prompts, collate, encode_group
+from codelog.training.logprobs import reduce_tokens, token_logps
 
 EVAL_PER_CLASS, EVAL_GROUPS = 8, 256  # held-out solutions per class and group, groups, at most
 # The same margin on groups the run trains on: whether the method fits the data it sees, which

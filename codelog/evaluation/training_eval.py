@@ -1,6 +1,6 @@
 """pass@k while training: the evaluator `codelog train --eval-samples N` plugs into the loop.
 
-The loop (codelog.train.loop) calls its evaluators at the start, every `eval_every` steps and at
+The loop (codelog.training.loop) calls its evaluators at the start, every `eval_every` steps and at
 the end, and rank 0 logs what they return to metrics.jsonl as
 {"event": "eval", "name": "pass@k", "step": ..., "pass@1": ...}. This one samples N programs
 per held-out problem from the policy being trained, judges every one in the sandbox and returns
@@ -24,18 +24,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codelog.errors import CodelogError
-from codelog.evaluate.pass_at_k import Sampling, generate_samples, parse_ks, score_samples
+from codelog.evaluation.pass_at_k import Sampling, generate_samples, parse_ks, score_samples
 from codelog.execution.judge import DEFAULT_OPTIONS, JudgeOptions
 from codelog.execution.testcases import Problem, dataset_problems, load_problems
 from codelog.recipe import Recipe
-from codelog.train.evaluation import EvalContext
+from codelog.training.evaluation import EvalContext
 
 NAME = "pass@k"  # the evaluator's name in metrics.jsonl
 
 
 @dataclass(frozen=True)
 class PassAtK:
-    """An `Evaluator` (codelog.train.evaluation): pass@k of the policy on fixed problems."""
+    """An `Evaluator` (codelog.training.evaluation): pass@k of the policy on fixed problems."""
 
     problems: dict[str, Problem]
     ks: tuple[int, ...]

@@ -2,19 +2,19 @@
 
 Each optimizer step draws `grad_accum` groups; a group is up to `group_size` solutions of one
 problem, at least one correct and one incorrect. With A_i the advantage of solution i in its
-group (codelog.train.advantages) and n the group's size, the step minimises
+group (codelog.training.advantages) and n the group's size, the step minimises
 
     loss = mean over groups of  -1/n * sum_i A_i * log p(solution_i | prompt)
                               (+ kl * 1/n * sum_i KL_i, when a KL penalty is asked for)
 
 where log p is the sum or the mean of the solution's token log-probs (`token_reduction`) and KL_i
 is the k3 estimate on the solution's tokens against cached reference log-probs
-(codelog.train.reference). This is advantage-weighted likelihood on logged data: nothing is
+(codelog.training.reference). This is advantage-weighted likelihood on logged data: nothing is
 sampled or executed during training, so it is not on-policy RL.
 
-The loop: sample groups -> tokenise -> length-aware micro-batches (codelog.train.batches) ->
-forward -> loss -> backward -> clip -> step -> log -> checkpoint (codelog.train.checkpoint).
-Under torchrun each process takes its share of the step's groups (codelog.train.distributed);
+The loop: sample groups -> tokenise -> length-aware micro-batches (codelog.training.batches) ->
+forward -> loss -> backward -> clip -> step -> log -> checkpoint (codelog.training.checkpoint).
+Under torchrun each process takes its share of the step's groups (codelog.training.distributed);
 `grad_accum` counts the groups of the whole step, so a recipe computes the same on any number
 of processes.
 """
@@ -35,20 +35,20 @@ from codelog.dataset.open import read_manifest
 from codelog.errors import DatasetError
 from codelog.progress import console
 from codelog.recipe import Train, load_recipe
-from codelog.train import checkpoint as ckpt
-from codelog.train import data, distributed, memory, models
-from codelog.train.batches import StepData, prepare_step
-from codelog.train.distributed import Dist, unwrap
-from codelog.train.evaluation import (
+from codelog.training import checkpoint as ckpt
+from codelog.training import data, distributed, memory, models
+from codelog.training.batches import StepData, prepare_step
+from codelog.training.distributed import Dist, unwrap
+from codelog.training.evaluation import (
     TRAIN_EVAL_GROUPS,
     EvalContext,
     build_eval_set,
     heldout_margin,
 )
-from codelog.train.logprobs import reduce_tokens, takes_logits_to_keep, token_logps
-from codelog.train.options import TrainingError, TrainOptions, resolve_recipe
-from codelog.train.reference import ReferenceCache, cache_key, cached_kl, fill, recomputed_kl
-from codelog.train.report import MetricsLog, ProgressBar, RunResult, parse_report_to, step_record
+from codelog.training.logprobs import reduce_tokens, takes_logits_to_keep, token_logps
+from codelog.training.options import TrainingError, TrainOptions, resolve_recipe
+from codelog.training.reference import ReferenceCache, cache_key, cached_kl, fill, recomputed_kl
+from codelog.training.report import MetricsLog, ProgressBar, RunResult, parse_report_to, step_record
 from codelog.version import __version__
 
 # Sums over ranks after each step, in this order.
@@ -128,8 +128,8 @@ class Run:
     scheduler: torch.optim.lr_scheduler.LambdaLR
     sampler: data.GroupSampler
     store: data.CodeStore
-    train_prompts: Any  # codelog.train.batches.Prompts
-    eval_set: Any  # the held-out sequences of the margin (codelog.train.evaluation)
+    train_prompts: Any  # codelog.training.batches.Prompts
+    eval_set: Any  # the held-out sequences of the margin (codelog.training.evaluation)
     fit_set: Any  # the same of up to TRAIN_EVAL_GROUPS training groups
     log: MetricsLog
     step: int  # optimizer steps taken
@@ -149,7 +149,7 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
     report_to = parse_report_to(options.report_to)
 
     # 1. Everything that can be wrong with the dataset or the options, before any model loads.
-    rows = task_kind(options).part("train.data")  # the kind's training rows (train.rows)
+    rows = task_kind(options).part("training.data")  # the kind's training rows (training.rows)
     dataset = rows.open(options.dataset)
     if resume:
         recipe, run_info = ckpt.resumed_recipe(run_dir, options.overrides, dataset)
@@ -426,7 +426,7 @@ def evaluate(run: Run, at: int) -> tuple[dict[str, float] | None, dict[str, dict
 
 
 def margin_of(run: Run, policy: torch.nn.Module, solutions: list) -> dict[str, float]:
-    """The margin (codelog.train.evaluation.heldout_margin) of `policy` on `solutions`."""
+    """The margin (codelog.training.evaluation.heldout_margin) of `policy` on `solutions`."""
     d = run.d
     return heldout_margin(
         policy,

@@ -200,7 +200,7 @@ def split_by_problem(index: GroupIndex, splits: dict[str, str]) -> tuple[GroupIn
 
 @dataclass(frozen=True)
 class TrainingSet:
-    """What a kind's training rows (codelog.train.rows) train and measure on."""
+    """What a kind's training rows (codelog.training.rows) train and measure on."""
 
     train: GroupIndex
     heldout: GroupIndex
