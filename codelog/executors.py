@@ -273,6 +273,11 @@ class RayExecutor(Executor):
             # already finished, or its node is gone: nothing to stop
             with contextlib.suppress(Exception):
                 self._ray.cancel(handle, force=True)
+        # Wait for the cancelled tasks to end before the caller cleans up: a stage task still
+        # writing its part into a directory being removed would leave half of it behind.
+        if handles:
+            with contextlib.suppress(Exception):
+                self._ray.wait(handles, num_returns=len(handles), timeout=30)
 
     def close(self) -> None:
         if self._owned and self._ray.is_initialized():

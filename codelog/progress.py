@@ -92,7 +92,9 @@ class RateColumn(ProgressColumn):
         elapsed = task.finished_time if task.finished else task.elapsed
         if not elapsed or not task.completed:
             return Text("")
-        return Text(f"{task.completed / elapsed:,.0f} {self.unit}/s", style="progress.data.speed")
+        return Text(
+            f"{per_second(task.completed / elapsed)} {self.unit}/s", style="progress.data.speed"
+        )
 
 
 LOG_EVERY_S = 30.0
@@ -161,12 +163,18 @@ class LogProgress:
             line += f"/{total:,.0f} {self.unit} ({done / total:.0%})"
         else:
             line += f" {self.unit}"
-        line += f", {rate:,.0f} {self.unit}/s, {_clock(elapsed)} elapsed"
+        line += f", {per_second(rate)} {self.unit}/s, {_clock(elapsed)} elapsed"
         if total and rate > 0 and done < total:
             line += f", ETA {_clock((total - done) / rate)}"
         if task.get("stats"):
             line += f"; {task['stats']}"
         return line
+
+
+def per_second(rate: float) -> str:
+    """A rate as a person reads it: whole numbers from 10 up, two significant digits below
+    (a step every 5 s is 0.2 steps/s, not 0)."""
+    return f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
 
 
 def _clock(seconds: float) -> str:

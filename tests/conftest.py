@@ -10,6 +10,16 @@ from codelog.builder import BuildReport, run_build
 from codelog.options import BuildOptions
 from codelog.recipe import load_recipe
 
+# Tests that train a model run for minutes each on 2 cores. Under pytest-xdist (make test) they
+# go first, so they overlap the many short tests instead of being the last ones left running
+# while the other worker idles; the order among them, and among the rest, is unchanged.
+LONG_FIRST = ("tests/train/", "tests/execution/test_training_eval.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if hasattr(config, "workerinput"):  # an xdist worker: each collects, in the same order
+        items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))
+
 
 def build_sample(out: Path, *, seed: int = 0, workers: int = 2, **overrides) -> BuildReport:
     options = BuildOptions(

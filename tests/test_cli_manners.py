@@ -170,3 +170,21 @@ def test_codelogs_own_duckdb_connections_draw_no_progress_bar(sample_dataset):
     assert sorted(direct) == ["codelog/sql.py"]
     con = open_dataset(sample_dataset)
     assert con.sql("SELECT current_setting('enable_progress_bar')").fetchall() == [(False,)]
+
+
+def test_a_slow_rate_reads_as_a_fraction_not_zero():
+    from codelog.progress import LogProgress, per_second
+
+    assert [per_second(r) for r in (0.2, 1.54, 12.4, 1609.0, 0.0)] == [
+        "0.2",
+        "1.5",
+        "12",
+        "1,609",
+        "0",
+    ]
+    progress = LogProgress("steps")
+    progress.add_task("train", total=100)
+    task = progress._tasks[0]
+    task["done"] = 3
+    line = progress._line(task, task["start"] + 15.0)
+    assert line.startswith("train: 3/100 steps (3%), 0.2 steps/s, 0:15 elapsed, ETA 8:05")

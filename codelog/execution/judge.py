@@ -495,6 +495,28 @@ def judge_stream(
         yield from zip(taken.popleft().programs, results, strict=True)
 
 
+def judge_iter(
+    programs: Sequence[Program],
+    problems: Mapping[str, Problem],
+    options: JudgeOptions = DEFAULT_OPTIONS,
+    *,
+    workers: int | None = None,
+    executor: ExecutorSpec = LOCAL,
+) -> Iterator[Verdict | Skipped]:
+    """Every program's verdict as it is ready, in input order: in this process (one worker or
+    one program), in a pool of `workers` processes (default: all cores), or as Ray tasks."""
+    workers = workers or os.cpu_count() or 1
+    if not programs:  # no pool, no Ray session for nothing
+        return
+    if executor.kind == "local" and (workers == 1 or len(programs) <= 1):
+        for program in programs:
+            yield _task((program, problems.get(program.problem_id), options))
+        return
+    with open_executor(executor, workers=workers, local=lambda: local_executor(workers)) as ex:
+        for _, result in judge_stream(programs, problems, options, ex, total=len(programs)):
+            yield result
+
+
 def judge_many(
     programs: Sequence[Program],
     problems: Mapping[str, Problem],
@@ -506,21 +528,11 @@ def judge_many(
 ) -> list[Verdict | Skipped]:
     """Every program judged, in input order: in a pool of `workers` processes (all cores), or
     as Ray tasks (`executor`)."""
-    workers = workers or os.cpu_count() or 1
     results: list[Verdict | Skipped] = []
-    if not programs:  # no pool, no Ray session for nothing
-        return results
-    if executor.kind == "local" and (workers == 1 or len(programs) <= 1):
-        for program in programs:
-            results.append(_task((program, problems.get(program.problem_id), options)))
-            if on_result:
-                on_result(results[-1])
-        return results
-    with open_executor(executor, workers=workers, local=lambda: local_executor(workers)) as ex:
-        for _, result in judge_stream(programs, problems, options, ex, total=len(programs)):
-            results.append(result)
-            if on_result:
-                on_result(result)
+    for result in judge_iter(programs, problems, options, workers=workers, executor=executor):
+        results.append(result)
+        if on_result:
+            on_result(result)
     return results
 
 
@@ -533,20 +545,18 @@ def judge_with_progress(
     show_progress: bool = False,
     description: str = "judge",
     executor: ExecutorSpec = LOCAL,
-    on_result: Callable[[Verdict | Skipped], None] | None = None,
 ) -> list[Verdict | Skipped]:
     from codelog.progress import rate_progress
 
     with rate_progress("programs", disable=not show_progress) as progress:
         task = progress.add_task(description, total=len(programs))
-
-        def advance(result: Verdict | Skipped) -> None:
-            if on_result:
-                on_result(result)
-            progress.advance(task)
-
         return judge_many(
-            programs, problems, options, workers=workers, on_result=advance, executor=executor
+            programs,
+            problems,
+            options,
+            workers=workers,
+            on_result=lambda _: progress.advance(task),
+            executor=executor,
         )
 
 
@@ -814,6 +824,7 @@ def run_judge(
 
     from codelog.execution.journal import Journal, journal_path
     from codelog.execution.testcases import load_problems, problem_files
+    from codelog.progress import rate_progress
 
     source = Path(source)
     outputs = [("--out", Path(out)), ("--problems-out", problems_out), ("--details", details_out)]
@@ -845,15 +856,11 @@ def run_judge(
     try:
         todo = [p for p in programs if p.submission_id not in journal.resumed]
         start = time.monotonic()
-        judge_with_progress(
-            todo,
-            problems,
-            options,
-            workers=workers,
-            show_progress=show_progress,
-            executor=executor,
-            on_result=lambda result: journal.append(result_record(result)),
-        )
+        with rate_progress("programs", disable=not show_progress) as progress:
+            task = progress.add_task("judge", total=len(todo))
+            for result in judge_iter(todo, problems, options, workers=workers, executor=executor):
+                journal.append(result_record(result))  # the journal holds them, not memory
+                progress.advance(task)
         seconds = time.monotonic() - start
         recorded = {r["submission_id"]: r for r in journal.records()}
     finally:

