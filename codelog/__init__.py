@@ -30,11 +30,24 @@ if TYPE_CHECKING:
 
     from codelog.builder import BuildReport
     from codelog.dataset.export import ExportReport
+    from codelog.dataset.repair_stats import RepairStats
     from codelog.dataset.stats import Stats
+    from codelog.dataset.verifier_lists import ListsReport
     from codelog.dataset.verify import VerifyReport
+    from codelog.execution.judge import JudgeOptions, JudgeReport
+    from codelog.executors import ExecutorSpec
     from codelog.recipe import Recipe
 
-__all__ = ["__version__", "build", "export", "open_dataset", "stats", "verify"]
+__all__ = [
+    "__version__",
+    "build",
+    "export",
+    "export_verifier_lists",
+    "judge",
+    "open_dataset",
+    "stats",
+    "verify",
+]
 
 PathLike = str | os.PathLike[str]
 
@@ -55,6 +68,7 @@ def build(
     wait: bool = False,
     memory: int | str | None = None,
     progress: bool = False,
+    executor: ExecutorSpec | None = None,
 ) -> BuildReport:
     """Build a deduplicated, grouped dataset from judged submissions; publish it atomically.
 
@@ -79,6 +93,8 @@ def build(
             (default: $CODELOG_MEMORY, else a quarter of the available memory within
             256-512 MiB); beyond it the grouping spills to disk. At least 128 MiB.
         progress: draw progress bars on stderr.
+        executor: where the stage step (read, parse, hash) runs: None, the local pool of
+            `workers`; `ExecutorSpec("ray", address)`, Ray tasks (docs/scale.md).
 
     Returns:
         a BuildReport: `out`, the `manifest` (counts, recipe, files) and step `seconds`.
@@ -88,7 +104,9 @@ def build(
     """
     from pathlib import Path
 
+    from codelog import kinds
     from codelog.builder import run_build
+    from codelog.executors import LOCAL
     from codelog.files import local_path
     from codelog.options import BuildOptions, memory_from_env, parse_memory
     from codelog.recipe import Recipe, load_recipe
@@ -97,7 +115,7 @@ def build(
         recipe = load_recipe(local_path(recipe, "recipe") if recipe is not None else None)
     for value in inputs:
         local_path(value, "input")
-    suffix = "-repair" if kind == "repair" else ""
+    suffix = kinds.to_build(kind).out_suffix
     default_out = Path("datasets") / f"{source}-{language.lower()}{suffix}"
     options = BuildOptions(
         source=source,
@@ -114,6 +132,7 @@ def build(
         license=license,
         kind=kind,
         memory=parse_memory(str(memory)) if memory is not None else memory_from_env(),
+        executor=executor or LOCAL,
     )
     return run_build(options)
 
@@ -176,16 +195,20 @@ def export(
     problems, skipped_no_statement, skipped_no_tests), and `empty_splits`. A split named
     with 0 rows is an EmptyResultError saying why, and leaves its file as it was.
     """
+    from codelog import kinds
     from codelog.dataset.export import NEEDS_TESTS, export_dataset
     from codelog.dataset.open import check_dataset, read_manifest
     from codelog.files import local_path, writing
-    from codelog.publish.manifest import dataset_kind
 
     path, target = local_path(dataset, "dataset"), local_path(out, "out")
     if verify:
         check_dataset(path, full=True)
     wants_tests = format in (*NEEDS_TESTS, "verl-solutions")
-    if problem_tests is None and wants_tests and dataset_kind(read_manifest(path)) != "repair":
+    if (
+        problem_tests is None
+        and wants_tests
+        and kinds.of_manifest(read_manifest(path)).exports_tests
+    ):
         # rollouts are scored by running them (codelog.execution): the rows carry the tests
         from codelog.execution.testcases import load_problems
         from codelog.execution.verl_reward import problem_spec
@@ -206,6 +229,103 @@ def export(
         )
 
 
+def export_verifier_lists(
+    dataset: PathLike,
+    out: PathLike,
+    *,
+    split: str | None = None,
+    list_size: str = "2-5",
+    seed: int = 0,
+    lists_per_problem: int = 8,
+    hard_similarity: float = 0.6,
+    force: bool = False,
+    verify: bool = False,
+) -> list[tuple[str, ListsReport]]:
+    """Write candidate lists for code verifiers (Aletheia-style: 2-5 programs of one problem
+    with distinct pass rates, exactly one correct), drawn from a solutions dataset, one file
+    per split as `export` writes them.
+
+    Args:
+        list_size: candidates per list, a number or a range ("2-5").
+        seed: which lists. lists_per_problem: per problem and bucket (easy, hard), at most.
+        hard_similarity: token similarity of a hard list's candidates to the correct one.
+
+    Returns (split, ListsReport) per file written: lists by bucket and size, problems, and
+    incorrect solutions left out for want of a test count.
+    """
+    from codelog import kinds
+    from codelog.dataset.open import check_dataset
+    from codelog.files import local_path
+
+    path, target = local_path(dataset, "dataset"), local_path(out, "out")
+    if verify:
+        check_dataset(path, full=True)
+    return kinds.VERIFIER_LISTS.part("dataset.export")(
+        path,
+        target,
+        split=split,
+        force=force,
+        list_size=list_size,
+        seed=seed,
+        lists_per_problem=lists_per_problem,
+        hard_similarity=hard_similarity,
+    )
+
+
+def judge(
+    source: PathLike,
+    out: PathLike,
+    *,
+    tests: str | None = None,
+    options: JudgeOptions | None = None,
+    workers: int | None = None,
+    problems_out: PathLike | None = None,
+    details: PathLike | None = None,
+    limit: int | None = None,
+    force: bool = False,
+    progress: bool = False,
+    executor: ExecutorSpec | None = None,
+) -> JudgeReport:
+    """Re-run programs in the sandbox and write CI rows with their verdicts (`codelog build
+    --source ci` reads them back).
+
+    Args:
+        source: a JSONL of programs (problem_id + code per line: model samples), or a dataset
+            directory, whose own solutions are re-judged (a label audit: `report.audit`).
+        out: the CI export to write (.jsonl, .csv or .parquet); replaced only if codelog wrote
+            it, or with `force`; never an input.
+        tests: where the tests come from: codenet, codenet:DIR, humaneval or a problems
+            .jsonl (default for a dataset: its own problems' sample I/O).
+        options: the sandbox (`codelog.execution.judge.JudgeOptions`: isolation, python,
+            time_scale). workers: judging processes (default: all cores).
+        problems_out: also write the judged problems as a `--problems` file.
+        details: also write every verdict with its per-test results (JSONL).
+        limit: judge only the first N programs.
+        executor: where the programs are judged: None, the local pool of `workers`
+            processes, or `codelog.executors.ExecutorSpec("ray", address)`; the verdicts are
+            the same either way, in the same order.
+
+    Returns a JudgeReport: verdict counts, skips by reason, the audit, isolation, seconds.
+    """
+    from codelog.execution.judge import DEFAULT_OPTIONS, run_judge
+    from codelog.executors import LOCAL
+    from codelog.files import local_path
+
+    return run_judge(
+        local_path(source, "source"),
+        local_path(out, "out"),
+        tests=tests,
+        options=options or DEFAULT_OPTIONS,
+        workers=workers,
+        show_progress=progress,
+        problems_out=local_path(problems_out, "problems_out") if problems_out else None,
+        details_out=local_path(details, "details") if details else None,
+        limit=limit,
+        force=force,
+        executor=executor or LOCAL,
+    )
+
+
 def verify(dataset: PathLike, *, progress: bool = False) -> VerifyReport:
     """Check a dataset against its manifest and its invariants, reporting every mismatch.
 
@@ -220,17 +340,18 @@ def verify(dataset: PathLike, *, progress: bool = False) -> VerifyReport:
     return verify_dataset(local_path(dataset, "dataset"), progress=progress)
 
 
-def stats(dataset: PathLike, *, verify: bool = False) -> Stats:
-    """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles.
+def stats(dataset: PathLike, *, verify: bool = False) -> Stats | RepairStats:
+    """The dataset's figures, by its kind. Solutions (a Stats): outcome mix, group sizes,
+    rejects by reason, dedup ratio and code-length percentiles. Repairs (a RepairStats):
+    trajectories, their lengths, and which verdict follows which.
 
     `codelog.dataset.stats.stats_data(result)` gives the same as plain data (what
     `codelog stats --json` prints); `verify` recomputes the sha256s first.
     """
+    from codelog import kinds
     from codelog.dataset.open import check_dataset
-    from codelog.dataset.stats import compute_stats
     from codelog.files import local_path
 
     path = local_path(dataset, "dataset")
-    if verify:
-        check_dataset(path, full=True)
-    return compute_stats(path)
+    manifest = check_dataset(path, full=verify)
+    return kinds.of_manifest(manifest).part("dataset.stats")(path)

@@ -16,6 +16,7 @@ from typing import Any
 
 import duckdb
 
+from codelog import kinds
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import check_output_dir, exclusive_lock, writing
 from codelog.group.engine import GroupingMemoryError
@@ -23,7 +24,6 @@ from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.progress import console, say, warn
 from codelog.publish.manifest import data_license
-from codelog.publish.tables import group_and_publish
 from codelog.publish.writer import check_dataset_out
 from codelog.stage.ast_hash import ACCELERATED, GRAMMARS
 from codelog.stage.staging import (
@@ -33,8 +33,6 @@ from codelog.stage.staging import (
     staged_code_digest,
     staging_key,
 )
-
-BUILD_KINDS = ("solutions", "repair")
 
 
 @dataclass
@@ -87,10 +85,7 @@ def run_build(options: BuildOptions) -> BuildReport:
     with the reasons and publishes nothing.
     """
     started = time.perf_counter()
-    if options.kind not in BUILD_KINDS:
-        raise CodelogError(
-            f"unknown dataset kind {options.kind!r}; one of {', '.join(BUILD_KINDS)}"
-        )
+    kinds.to_build(options.kind)  # an unknown kind fails now, naming the kinds there are
     if options.workers is not None and options.workers < 1:
         raise CodelogError(f"workers must be at least 1, not {options.workers}")
     if options.recipe.grouping.dedup == "ast" and options.language.lower() not in GRAMMARS:
@@ -143,12 +138,8 @@ def _build(options: BuildOptions, out: Path, stage_dir: Path, started: float) ->
     t0 = time.perf_counter()
     code_digest = staged_code_digest(stage_dir)
     try:
-        if options.kind == "repair":
-            from codelog.publish.repairs import publish_repairs
-
-            manifest = publish_repairs(scan, options, stage_dir, out, code_digest)
-        else:
-            manifest = group_and_publish(scan, options, stage_dir, out, code_digest)
+        publish = kinds.to_build(options.kind).part("publish.build")
+        manifest = publish(scan, options, stage_dir, out, code_digest)
     except duckdb.OutOfMemoryException as exc:
         budget = options.memory_bytes / (1 << 20)
         raise GroupingMemoryError(
@@ -210,15 +201,8 @@ def print_summary(report: BuildReport) -> None:
     table.add_column("what")
     table.add_column("rows", justify="right")
     table.add_row("rows in", f"{counts['rows_in']:,}")
-    if report.manifest.get("kind") == "repair":
-        table.add_row("repair targets", f"{counts['targets']:,}")
-        table.add_row("repair rows (with perturbed copies)", f"{counts['repairs']:,}")
-        table.add_row("trajectories", f"{counts['trajectories']:,}")
-        table.add_row("problems", f"{counts['problems']:,}")
-    else:
-        table.add_row("solutions kept", f"{counts['solutions']:,}")
-        table.add_row("groups (problems)", f"{counts['groups']:,}")
-        table.add_row("verdict conflicts (programs)", f"{counts['verdict_conflicts']:,}")
+    for label, key in kinds.of_manifest(report.manifest).summary:
+        table.add_row(label, f"{counts[key]:,}")
     for reason, n in counts["rejects_by_reason"].items():
         table.add_row(f"rejected: {reason}", f"{n:,}")
     for outcome, n in counts["outcomes"].items():

@@ -8,7 +8,7 @@ Manners shared by every command (codelog.progress): results on stdout, chatter o
 from __future__ import annotations
 
 import contextlib
-import dataclasses
+import functools
 import json
 import os
 import signal
@@ -19,6 +19,7 @@ from typing import Any
 
 import click
 
+from codelog import kinds
 from codelog.errors import CodelogError
 from codelog.version import __version__
 
@@ -117,6 +118,33 @@ def force_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+def executor_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--executor local|ray and --ray-address (or RAY_ADDRESS), passed on as `executor`, an
+    ExecutorSpec checked before any work (no Ray installed: one line saying how)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, executor: str, ray_address: str | None, **kwargs: Any) -> Any:
+        from codelog.executors import ExecutorSpec
+
+        spec = ExecutorSpec(executor, ray_address if executor == "ray" else None)
+        spec.check()
+        return command(*args, executor=spec, **kwargs)
+
+    run = click.option(
+        "--ray-address",
+        envvar="RAY_ADDRESS",
+        help="With --executor ray: the cluster to join (host:port of its head, or ray://...). "
+        "Default: $RAY_ADDRESS, else Ray started on this machine. See docs/scale.md.",
+    )(run)
+    return click.option(
+        "--executor",
+        type=click.Choice(["local", "ray"]),
+        default="local",
+        show_default=True,
+        help="Where the work runs: a process pool on this machine, or Ray tasks (codelog[ray]).",
+    )(run)
+
+
 def _full_check(dataset_dir: Path) -> None:
     from codelog.dataset.open import check_dataset
     from codelog.progress import say
@@ -162,7 +190,6 @@ def cli() -> None:
 )
 @click.option(
     "--problems",
-    "problems_file",
     type=LocalPath(path_type=Path, dir_okay=False),
     help="Problems file for --source ci (problem_id, name, description, ...).",
 )
@@ -186,7 +213,6 @@ def cli() -> None:
 )
 @click.option(
     "--license",
-    "license_id",
     help="The card's license for --source ci/junit data (e.g. mit, apache-2.0). "
     "CodeNet data is always cdla-permissive-2.0.",
 )
@@ -204,29 +230,15 @@ def cli() -> None:
 )
 @click.option(
     "--kind",
-    type=click.Choice(["solutions", "repair"]),
-    default="solutions",
+    type=click.Choice(kinds.built()),
+    default=kinds.built()[0],
     show_default=True,
     help="What a row is: a solution, or a repair turn (earlier attempts -> the next; "
     "recipe [repairs]).",
 )
+@executor_option
 @manners
-def build(
-    source: str,
-    language: str,
-    root: Path | None,
-    inputs: tuple[str, ...],
-    problems_file: Path | None,
-    out: Path | None,
-    recipe: Path | None,
-    seed: int,
-    workers: int | None,
-    kind: str,
-    license_id: str | None,
-    wait: bool,
-    as_json: bool,
-    memory: str | None,
-) -> None:
+def build(recipe: Path | None, as_json: bool, **options: Any) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
     import codelog
     from codelog.builder import print_summary, summary_data
@@ -237,22 +249,8 @@ def build(
     for message in reward_order_warnings(loaded):
         warn(message)
     try:
-        report = codelog.build(
-            out,
-            source=source,
-            language=language,
-            root=root,
-            inputs=inputs,
-            problems=problems_file,
-            recipe=loaded,
-            seed=seed,
-            workers=workers,
-            kind=kind,
-            license=license_id,
-            wait=wait,
-            memory=memory,
-            progress=show_progress(),
-        )
+        # the options are codelog.build's own, by name: its signature is the one spelling
+        report = codelog.build(recipe=loaded, progress=show_progress(), **options)
     except KeyboardInterrupt as exc:
         status = 143 if isinstance(exc, Terminated) else 130
         raise Interrupted("stopped cleanly; no dataset was published.", status) from None
@@ -329,7 +327,7 @@ def build(
 )
 @click.option(
     "--task",
-    type=click.Choice(["solutions", "repair"]),
+    type=click.Choice(kinds.built()),
     help="What to train on: solutions, or repair turns (a `build --kind repair` dataset). "
     "[the dataset's kind]",
 )
@@ -422,21 +420,17 @@ def train(
     check_run_out(out, dataset_dir)
     if full_check:
         _full_check(dataset_dir)
-    evaluators = ()
-    if eval_samples:
-        from codelog.execution.evaluate import parse_ks
-        from codelog.execution.training_eval import NAME, pass_at_k_evaluator
+    from codelog.evaluate.training_eval import training_evaluators
 
-        evaluator = pass_at_k_evaluator(
-            dataset_dir,
-            n=eval_samples,
-            ks=parse_ks(eval_k),
-            benchmark=eval_benchmark,
-            limit=eval_limit,
-            max_new_tokens=eval_max_new_tokens,
-            seed=int(options.get("seed") or 0),
-        )
-        evaluators = ((NAME, evaluator),)
+    evaluators = training_evaluators(
+        dataset_dir,
+        samples=eval_samples,
+        ks=eval_k,
+        benchmark=eval_benchmark,
+        limit=eval_limit,
+        max_new_tokens=eval_max_new_tokens,
+        seed=int(options.get("seed") or 0),
+    )
     from codelog import progress as manners_
 
     manners_.configure(quiet=manners_.console.quiet, progress=progress)
@@ -585,11 +579,10 @@ def sql_command(
         say(f"wrote {output}")
 
 
-def _dataset_kind(dataset_dir: Path) -> str:
+def _dataset_kind(dataset_dir: Path) -> kinds.Kind:
     from codelog.dataset.open import check_dataset
-    from codelog.publish.manifest import dataset_kind
 
-    return dataset_kind(check_dataset(dataset_dir))
+    return kinds.of_manifest(check_dataset(dataset_dir))
 
 
 @cli.command("stats")
@@ -606,7 +599,7 @@ def _dataset_kind(dataset_dir: Path) -> str:
 def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_check: bool) -> None:
     """Outcome mix, group sizes, rejects by reason, dedup ratio and code-length percentiles."""
     import codelog
-    from codelog.dataset.stats import plot_stats, render_tables, require_plotting, stats_data
+    from codelog.dataset.stats import require_plotting
     from codelog.files import writing
     from codelog.progress import result_console, say
 
@@ -614,28 +607,19 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
         require_plotting()  # before any work
     if full_check:
         _full_check(dataset_dir)
-    if _dataset_kind(dataset_dir) == "repair":
-        from codelog.dataset.repair_stats import compute_repair_stats, render_repair_tables
-
-        if plot:
-            raise click.UsageError("--plot draws a solutions dataset; this is a repair dataset")
-        repair = compute_repair_stats(dataset_dir)
-        if as_json:
-            _print_json(dataclasses.asdict(repair))
-        else:
-            for renderable in render_repair_tables(repair):
-                result_console().print(renderable)
-        return
+    kind = _dataset_kind(dataset_dir)
+    if plot and not kind.has("dataset.stats_plot"):
+        raise click.UsageError(f"--plot draws a solutions dataset; this is a {kind.name} dataset")
     result = codelog.stats(dataset_dir)
     if as_json:
-        _print_json(stats_data(result))
+        _print_json(kind.part("dataset.stats_data")(result))
     else:
         out = result_console()
-        for table in render_tables(result):
+        for table in kind.part("dataset.stats_tables")(result):
             out.print(table)
     if plot:
         with writing(plot):
-            written = plot_stats(result, plot)
+            written = kind.part("dataset.stats_plot")(result, plot)
         say(f"wrote {written}")
 
 
@@ -727,27 +711,18 @@ def export_command(
 
     if full_check:
         _full_check(dataset_dir)
-    if fmt == "verifier-lists":
-        from codelog.dataset.export import split_targets
-        from codelog.dataset.open import check_dataset
-        from codelog.dataset.verifier_lists import export_verifier_lists
-        from codelog.files import check_output_file, writing
-
-        check_dataset(dataset_dir)
-        targets = split_targets(out.resolve(), split)
-        for _, target in targets:
-            check_output_file(target, force=force, inputs=[dataset_dir.resolve()])
-        for name, target in targets:
-            with writing(target):
-                lists = export_verifier_lists(
-                    dataset_dir,
-                    target,
-                    list_size=list_size,
-                    seed=seed,
-                    lists_per_problem=lists_per_problem,
-                    hard_similarity=hard_similarity,
-                    split=name,
-                )
+    if kinds.drawn(fmt):  # verifier lists: a kind drawn from the dataset, not a row layout
+        written = codelog.export_verifier_lists(
+            dataset_dir,
+            out,
+            split=split,
+            force=force,
+            list_size=list_size,
+            seed=seed,
+            lists_per_problem=lists_per_problem,
+            hard_similarity=hard_similarity,
+        )
+        for name, lists in written:
             buckets = ", ".join(f"{n:,} {b}" for b, n in lists.by_bucket.items()) or "none"
             sizes = ", ".join(f"{n:,} of {k}" for k, n in lists.by_size.items()) or "none"
             say(
@@ -809,20 +784,11 @@ def eval_verifier_command(predictions: Path, lists_path: Path, as_json: bool) ->
     from codelog.dataset.eval_verifier import evaluate_verifier
 
     report = evaluate_verifier(predictions, lists_path)
-
-    def row(score):
-        tau = "n/a" if score.tau_b is None else f"{score.tau_b:+.3f}"
-        return score.lists, f"{score.list_accuracy:.1%}", tau, f"{score.parse_rate:.1%}"
-
     if as_json:
         click.echo(json.dumps(report.to_dict()))
         return
-    click.echo(f"{'':<10} {'lists':>6} {'ListAcc':>8} {'tau-b':>7} {'parsed':>7}")
-    click.echo("{:<10} {:>6} {:>8} {:>7} {:>7}".format("all", *row(report.overall)))
-    for bucket, score in report.by_bucket.items():
-        click.echo("{:<10} {:>6} {:>8} {:>7} {:>7}".format(bucket, *row(score)))
-    for size, score in report.by_size.items():
-        click.echo("{:<10} {:>6} {:>8} {:>7} {:>7}".format(f"size {size}", *row(score)))
+    for line in report.table_lines():
+        click.echo(line)
     if report.missing or report.unknown:
         from codelog.progress import warn
 
@@ -960,6 +926,7 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 )
 @click.option("--python", "python", help="Python 3 interpreter for Python programs.")
 @click.option("--limit", type=int, help="Judge only the first N programs.")
+@executor_option
 @force_option
 @manners
 def judge(
@@ -974,64 +941,54 @@ def judge(
     python: str | None,
     limit: int | None,
     force: bool,
+    executor: Any,
     cold: bool,
 ) -> None:
     """Re-run programs in the sandbox and write CI rows with their verdicts.
 
     SOURCE is a JSONL of programs (problem_id + code per line: model samples) or a dataset
     directory: then its own solutions are re-judged and the agreement of each re-run with
-    the logged verdict is reported per outcome (a label audit).
+    the logged verdict is reported per outcome (a label audit). An interrupted run, re-run
+    with the same arguments, judges only the programs it had not judged yet.
     """
     from rich.console import Console
-    from rich.table import Table
 
-    from codelog.execution.judge import JudgeOptions, run_judge
+    import codelog
+    from codelog.execution.judge import JudgeOptions, judge_tables
     from codelog.progress import console as chatter
     from codelog.progress import show_progress
 
     quiet = chatter.quiet
     options = JudgeOptions(isolation=isolation, python=python, time_scale=time_scale, warm=not cold)
-    report = run_judge(
+    report = codelog.judge(
         source,
         out,
         tests=tests,
         options=options,
         workers=workers,
-        show_progress=show_progress(),
+        progress=show_progress(),
         problems_out=problems_out,
-        details_out=details,
+        details=details,
         limit=limit,
         force=force,
+        executor=executor,
     )
     judged = sum(report.statuses.values())
     skipped = sum(report.skipped_reasons.values())
     console = Console(stderr=True)
     if not quiet:
-        table = Table(title=f"codelog judge → {out}")
-        table.add_column("verdict")
-        table.add_column("programs", justify="right")
-        for status, n in report.statuses.most_common():
-            table.add_row(status, f"{n:,}")
-        for reason, n in report.skipped_reasons.most_common():
-            table.add_row(f"skipped: {reason}", f"{n:,}")
-        console.print(table)
-        if report.audit:
-            agreement = Table(title="label audit: re-run vs logged outcome")
-            for name in ("logged outcome", "judged", "agree", "rate", "re-run outcomes"):
-                agreement.add_column(name, justify="left" if "outcome" in name else "right")
-            for row in report.audit:
-                mix = ", ".join(f"{k} {v}" for k, v in row.rejudged.items())
-                agreement.add_row(
-                    row.outcome, f"{row.judged:,}", f"{row.agree:,}", f"{row.rate:.1%}", mix
-                )
-            total = sum(r.judged for r in report.audit)
-            agree = sum(r.agree for r in report.audit)
-            agreement.add_row("all", f"{total:,}", f"{agree:,}", f"{agree / total:.1%}", "")
-            console.print(agreement)
-    rate = judged / report.seconds if report.seconds else 0.0
+        for table in judge_tables(report, out):
+            console.print(table)
+    rate = (judged + skipped - report.resumed) / report.seconds if report.seconds else 0.0
     click.echo(
         f"judged {judged:,} programs in {report.seconds:.1f}s ({rate:,.1f}/s), skipped "
-        f"{skipped:,}; wrote {report.rows_written:,} rows to {out}"
+        f"{skipped:,}"
+        + (
+            f" ({report.resumed:,} of them read back from the interrupted run)"
+            if report.resumed
+            else ""
+        )
+        + f"; wrote {report.rows_written:,} rows to {out}"
         + (f"; isolation: {report.isolation}" if report.isolation else ""),
         err=True,
     )
@@ -1085,6 +1042,7 @@ def judge(
     help="A dataset benchmark (codenet:DIR of a built dataset): only this split's problems "
     "(test: the held-out ones). Default: all of them.",
 )
+@executor_option
 @force_option
 @manners
 def eval_command(
@@ -1105,10 +1063,11 @@ def eval_command(
     isolation: str,
     split: str | None,
     force: bool,
+    executor: Any,
     cold: bool,
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
-    from codelog.execution.evaluate import run_eval
+    from codelog.evaluate.pass_at_k import run_eval
     from codelog.progress import console as chatter
     from codelog.progress import show_progress
 
@@ -1132,6 +1091,7 @@ def eval_command(
         progress=show_progress(),
         split=split,
         force=force,
+        executor=executor,
         warm=not cold,
     )
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codelog.errors import CodelogError
+from codelog.executors import LOCAL, ExecutorSpec
 from codelog.recipe import Recipe
 
 
@@ -30,6 +31,9 @@ class BuildOptions:
     # DuckDB's budget for the grouping SQL (bytes); beyond it DuckDB spills to the staging
     # directory. None: `default_memory_budget()`. Set by `--memory` or CODELOG_MEMORY.
     memory: int | None = None
+    # Where the stage step runs: a local pool of `workers`, or Ray tasks (their parts are
+    # written beside `out`, which must then be storage every node shares).
+    executor: ExecutorSpec = LOCAL
 
     @property
     def memory_bytes(self) -> int:

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from codelog.dialects import DIALECTS
 from codelog.errors import RecipeError
-from codelog.outcomes import OUTCOME_NAMES, UNSCORABLE
+from codelog.outcomes import CODENET_STATUSES, OUTCOME_NAMES, UNSCORABLE
 
 RECIPES_DIR = Path(__file__).parent / "recipes"
 DEFAULT_RECIPE = RECIPES_DIR / "offline-rl-paper.toml"
@@ -487,3 +487,12 @@ def _layered(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]
         else:
             merged[key] = value
     return merged
+
+
+def verdict_rewards(recipe: Recipe) -> dict[str, float]:
+    """The recipe's reward of each CodeNet verdict ("Accepted": 1.0, ...)."""
+    return {
+        status: recipe.rewards[outcome]
+        for status in CODENET_STATUSES
+        if (outcome := recipe.statuses.get(status)) in recipe.rewards
+    }

@@ -1,15 +1,15 @@
 """Label audit of a CodeNet tree: re-judge its programs on sample I/O, compare with the logs.
 
     python scripts/label_audit.py ../shared/data/codenet-mini-c            # print the tables
-    python scripts/label_audit.py ../shared/data/codenet-mini-c --readme README.md
-    python scripts/label_audit.py --written --readme README.md     # the programs the tests hold
+    python scripts/label_audit.py ../shared/data/codenet-mini-c --readme docs/running-code.md
+    python scripts/label_audit.py --written --readme docs/running-code.md  # the tests' programs
 
 Reads `metadata/problem_list.csv` (limits, and the `dataset` column: the origin whose rules
 judge), `metadata/pNNNNN.csv` (logged statuses) and the sources that exist under
 `data/pNNNNN/LANG/` (a tree may hold only some languages). Prints two Markdown tables — per
 language and per origin — of how many logged-Accepted programs re-judge Accepted, and how many
 of every logged status re-judge to the same outcome. `--readme FILE` rewrites the block between
-`<!-- label-audit:begin -->` and `<!-- label-audit:end -->` in FILE with them, so the README's
+`<!-- label-audit:begin -->` and `<!-- label-audit:end -->` in FILE with them, so the published
 figures are this script's output, never copied by hand.
 
 `--written` judges instead the programs written to exercise each rule and each language

@@ -16,7 +16,7 @@ import codelog
 from codelog.cli import cli
 
 REPO = Path(__file__).resolve().parents[1]
-API = ["build", "open_dataset", "export", "verify", "stats"]
+API = ["build", "open_dataset", "export", "export_verifier_lists", "verify", "stats", "judge"]
 
 
 def test_import_codelog_stays_light():
@@ -74,6 +74,8 @@ def test_build_query_export_verify_stats(tmp_path):
         ("export", ["export", "DS", "--format", "kto", "--out", "OUT"]),
         ("verify", ["verify", "DS"]),
         ("stats", ["stats", "DS"]),
+        ("export_verifier_lists", ["export", "DS", "--format", "verifier-lists", "--out", "OUT"]),
+        ("judge", ["judge", "DS", "--out", "JUDGED", "--limit", "2", "--workers", "1"]),
     ],
 )
 def test_the_cli_calls_the_api(name, args, sample_dataset, tmp_path, monkeypatch):
@@ -85,7 +87,25 @@ def test_the_cli_calls_the_api(name, args, sample_dataset, tmp_path, monkeypatch
         return real(*a, **kw)
 
     monkeypatch.setattr(codelog, name, recording)
-    swap = {"DS": str(sample_dataset), "OUT": str(tmp_path / "out")}
+    swap = {
+        "DS": str(sample_dataset),
+        "OUT": str(tmp_path / "out"),
+        "JUDGED": str(tmp_path / "judged.jsonl"),
+    }
     result = CliRunner().invoke(cli, [swap.get(a, a) for a in args])
     assert result.exit_code == 0, result.output
     assert len(calls) == 1
+
+
+def test_the_build_command_passes_its_options_to_the_api_by_name():
+    # `codelog build`'s options are codelog.build's parameters, spelled once (the signature)
+    from codelog.cli import build
+
+    # --ray-address is folded into `executor` (an ExecutorSpec) by the CLI's executor option
+    exposed = {p.name for p in build.params if p.expose_value} - {
+        "recipe",
+        "as_json",
+        "ray_address",
+    }
+    assert exposed <= set(inspect.signature(codelog.build).parameters)
+    assert {"source", "language", "problems", "license", "kind", "memory"} <= exposed

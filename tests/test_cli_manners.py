@@ -155,15 +155,18 @@ def test_train_on_a_directory_that_is_no_dataset_says_so_before_loading_torch(tm
     assert torch_loaded == "False"
 
 
-def test_codelogs_own_duckdb_connections_draw_no_progress_bar():
+def test_codelogs_own_duckdb_connections_draw_no_progress_bar(sample_dataset):
+    from codelog.dataset.open import open_dataset
     from codelog.sql import connect
 
     con = connect()
     assert con.sql("SELECT current_setting('enable_progress_bar')").fetchall() == [(False,)]
-    # every connection codelog's own work runs on comes from there (open_dataset's is the user's)
+    # every connection codelog's own work runs on comes from there, open_dataset's too
     direct = [
         str(path.relative_to(REPO))
         for path in (REPO / "codelog").rglob("*.py")
         if "duckdb.connect(" in path.read_text(encoding="utf-8")
     ]
-    assert sorted(direct) == ["codelog/dataset/open.py", "codelog/sql.py"]
+    assert sorted(direct) == ["codelog/sql.py"]
+    con = open_dataset(sample_dataset)
+    assert con.sql("SELECT current_setting('enable_progress_bar')").fetchall() == [(False,)]

@@ -76,10 +76,16 @@ def test_sql_output_follows_the_same_rule(dataset, tmp_path):
     assert csv.read_text() == "mine\n"
     assert run("sql", dataset, query, "-o", csv, "--force").exit_code == 0
     assert csv.read_text().startswith("problem_id\n")
-    parquet = tmp_path / "groups.parquet"
-    for _ in range(2):  # its own Parquet output: replaced without --force
-        result = run("sql", dataset, query, "-o", parquet)
-        assert result.exit_code == 0, result.output
+    for name in ("again.csv", "again.json", "groups.parquet"):
+        out = tmp_path / name
+        for _ in range(2):  # its own output, of every format: replaced without --force
+            result = run("sql", dataset, query, "-o", out)
+            assert result.exit_code == 0, result.output
+    # ... until someone edits it: then it is theirs
+    with (tmp_path / "again.csv").open("a") as f:
+        f.write("my note\n")
+    refused(run("sql", dataset, query, "-o", tmp_path / "again.csv"), "pass --force")
+    assert (tmp_path / "again.csv").read_text().endswith("my note\n")
     refused(run("sql", dataset, query, "-o", dataset / "x.csv", "--force"), "lies inside")
 
 

@@ -444,7 +444,10 @@ def test_a_full_disk_keeps_the_previous_dataset(small_disk):
     assert codelog_cli("build", "--out", small_disk / "ds", "--workers", "1").returncode == 0
     before = (small_disk / "ds" / "manifest.json").read_bytes()
     fill(small_disk, 32)
-    result = codelog_cli("build", "--out", small_disk / "ds", "--seed", "1", "--workers", "1")
+    # --no-progress: a piped build also notes that it reuses the staged parse (progress chatter)
+    result = codelog_cli(
+        "build", "--out", small_disk / "ds", "--seed", "1", "--workers", "1", "--no-progress"
+    )
     assert_one_error_line(result, small_disk)
     assert (small_disk / "ds" / "manifest.json").read_bytes() == before
 

@@ -1,8 +1,9 @@
 """The package's imports follow the data flow: no circles, and no stage imports a later one.
 
 Every `import` in codelog/ counts, those inside functions too: a lazy import is still a
-dependency. Order of the flow (DESIGN.md): leaves < ingest < stage < group < publish <
-dataset < train < execution < the entry points (builder, cli, the API in __init__).
+dependency. Order of the flow (DESIGN.md): leaves < execution < ingest < stage < group < kinds <
+publish < dataset < train < evaluate < the entry points (builder, cli, the API in __init__).
+execution/ is a leaf package: it imports the leaves and itself, nothing else.
 """
 
 from __future__ import annotations
@@ -27,8 +28,20 @@ LEAVES = {
     "sql",
     "version",
     "dialects",
+    "executors",  # where pure functions run (local pool, Ray): stage/ and execution/ share it
+    "ci_format",
 }
-FLOW = ["ingest", "stage", "group", "publish", "dataset", "train", "execution"]
+FLOW = [
+    "execution",
+    "ingest",
+    "stage",
+    "group",
+    "kinds",
+    "publish",
+    "dataset",
+    "train",
+    "evaluate",
+]
 ENTRY_POINTS = {"builder", "cli", "__init__", "__main__", "api"}
 
 
@@ -108,6 +121,19 @@ def test_no_import_points_up_the_flow(graph):
             if target_rank > rank:
                 wrong.append(f"{name} ({where}) imports {target} ({target_where})")
     assert not wrong, "imports against the flow:\n" + "\n".join(sorted(wrong))
+
+
+def test_execution_imports_only_leaves(graph):
+    """Running programs in the sandbox (execution/) depends on nothing above the leaves: its
+    results re-enter the flow at the top as an ordinary export."""
+    wrong = [
+        f"{name} imports {target} ({layer(target)[1]})"
+        for name, targets in graph.items()
+        if name.startswith("codelog.execution")
+        for target in targets
+        if layer(target)[0] != 0 and not target.startswith("codelog.execution")
+    ]
+    assert not wrong, "execution/ is a leaf:\n" + "\n".join(sorted(wrong))
 
 
 def test_no_import_circle(graph):

@@ -104,6 +104,22 @@ class VerifierReport:
             "unknown": self.unknown,
         }
 
+    def table_lines(self) -> list[str]:
+        """The report as `codelog eval-verifier` prints it: a header, then lists, list
+        accuracy, Kendall's tau-b and parse rate overall, per bucket and per list size."""
+
+        def line(name: str, score: Score) -> str:
+            tau = "n/a" if score.tau_b is None else f"{score.tau_b:+.3f}"
+            figures = (score.lists, f"{score.list_accuracy:.1%}", tau, f"{score.parse_rate:.1%}")
+            return "{:<10} {:>6} {:>8} {:>7} {:>7}".format(name, *figures)
+
+        return [
+            f"{'':<10} {'lists':>6} {'ListAcc':>8} {'tau-b':>7} {'parsed':>7}",
+            line("all", self.overall),
+            *(line(bucket, score) for bucket, score in self.by_bucket.items()),
+            *(line(f"size {size}", score) for size, score in self.by_size.items()),
+        ]
+
 
 def _scores(line: dict[str, Any], n: int) -> tuple[list[float] | None, int | None]:
     """(scores or None, pick or None) from one prediction; (None, None) when unparsed."""

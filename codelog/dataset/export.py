@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -54,13 +54,12 @@ import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from codelog import kinds
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import check_output_file, output_metadata, refuse_inputs
-from codelog.outcomes import CODENET_STATUSES
 from codelog.prompts import SEPARATOR, render_prompt
-from codelog.publish.manifest import dataset_kind
-from codelog.recipe import Recipe
+from codelog.recipe import Recipe, verdict_rewards
 from codelog.sql import literal
 
 ExportFormat = Literal["dpo", "kto", "sft", "grpo", "verl", "verl-solutions"]
@@ -112,6 +111,24 @@ class ExportReport:
 
     def file(self, split: str) -> Path:
         return next(f.out for f in self.files if f.split == split)
+
+
+@dataclass(frozen=True)
+class ExportJob:
+    """One export, its options checked and its outputs cleared: what a kind's exporter
+    (codelog.kinds, part "dataset.export") is given."""
+
+    root: Path  # the dataset
+    manifest: dict[str, Any]
+    recipe: Recipe  # the dataset's own
+    fmt: str
+    split: Split | None  # None: train and test, a file each (an empty one skipped)
+    out: Path
+    targets: list[tuple[str, Path]]  # (split, file) to write (`split_targets`)
+    chat: bool
+    max_pairs_per_group: int
+    seed: int
+    problem_tests: Mapping[str, Mapping[str, Any]] | None
 
 
 def split_targets(out: Path, split: str | None) -> list[tuple[str, Path]]:
@@ -174,8 +191,25 @@ def export_dataset(
     targets = split_targets(out, split)
     for _, target in targets:
         check_output_file(target, force=force, inputs=[root])
-    if dataset_kind(manifest) == "repair":
-        return _export_repairs(root, manifest, recipe, fmt, split, out, targets, chat)
+    job = ExportJob(
+        root,
+        manifest,
+        recipe,
+        fmt,
+        split,
+        out,
+        targets,
+        chat,
+        max_pairs_per_group,
+        seed,
+        problem_tests,
+    )
+    return kinds.of_manifest(manifest).part("dataset.export")(job)
+
+
+def export_solutions(job: ExportJob) -> ExportReport:
+    """The solutions kind's exports (every format; see the module docstring)."""
+    root, fmt, chat, problem_tests = job.root, job.fmt, job.chat, job.problem_tests
     if fmt in NEEDS_TESTS and problem_tests is None:
         raise CodelogError(
             f"{fmt} rows are scored by running each problem's tests: pass problem_tests "
@@ -185,55 +219,37 @@ def export_dataset(
     try:
         # plain strings end with the trainer's separator; chat messages leave it to the template
         _register_prompts(
-            con, recipe.prompt.template, "" if chat or fmt.startswith("verl") else SEPARATOR
+            con, job.recipe.prompt.template, "" if chat or fmt.startswith("verl") else SEPARATOR
         )
-        _register_problem_tests(con, problem_tests or {}, recipe)
-        query = _query(fmt, chat, max_pairs_per_group, seed, manifest)
-        written, empty = [], []
-        for name, target in targets:
+        _register_problem_tests(con, problem_tests or {}, job.recipe)
+        query = _query(fmt, chat, job.max_pairs_per_group, job.seed, job.manifest)
+
+        def write(name: str, target: Path) -> SplitExport:
             con.execute(
                 "CREATE OR REPLACE TEMP VIEW picked AS SELECT * FROM solutions"
                 + ("" if name == "all" else f" WHERE split = {literal(name)}")
             )
-            try:
-                written.append(_write_split(con, fmt, query, name, target))
-            except EmptyResultError as exc:
-                if split is not None:
-                    raise
-                empty.append((name, str(exc)))
-        if not written:
-            raise EmptyResultError("; ".join(why for _, why in empty))
+            return _write_split(con, fmt, query, name, target)
+
+        return each_split(job, write)
     finally:
         con.close()
-    return ExportReport(out, fmt, tuple(written), tuple(name for name, _ in empty))
 
 
-def _export_repairs(
-    root: Path,
-    manifest: dict[str, Any],
-    recipe: Recipe,
-    fmt: str,
-    split: str | None,
-    out: Path,
-    targets: list[tuple[str, Path]],
-    chat: bool,
-) -> ExportReport:
-    from codelog.dataset.repair_export import export_repairs
-
+def each_split(job: ExportJob, write: Callable[[str, Path], SplitExport]) -> ExportReport:
+    """`write` each of the job's (split, file); a split without rows is an EmptyResultError
+    when asked for by name, else skipped and named in `empty_splits` (both empty: the error)."""
     written, empty = [], []
-    for name, target in targets:
-        meta = {EXPORT_KEY: json.dumps({"format": fmt, "split": name}).encode()}
+    for name, target in job.targets:
         try:
-            counts = export_repairs(root, manifest, recipe, fmt, name, target, chat, meta)
+            written.append(write(name, target))
         except EmptyResultError as exc:
-            if split is not None:
+            if job.split is not None:
                 raise
             empty.append((name, str(exc)))
-            continue
-        written.append(SplitExport(name, target, *counts))
     if not written:
         raise EmptyResultError("; ".join(why for _, why in empty))
-    return ExportReport(out, fmt, tuple(written), tuple(name for name, _ in empty))
+    return ExportReport(job.out, job.fmt, tuple(written), tuple(name for name, _ in empty))
 
 
 def _query(fmt: str, chat: bool, max_pairs: int, seed: int, manifest: Mapping[str, Any]) -> str:
@@ -468,15 +484,6 @@ def _register_problem_tests(
         "problem_tests",
         pa.table({"problem_id": pa.array(ids, pa.string()), "spec": pa.array(specs, pa.string())}),
     )
-
-
-def verdict_rewards(recipe: Recipe) -> dict[str, float]:
-    """The recipe's reward of each CodeNet verdict ("Accepted": 1.0, ...)."""
-    return {
-        status: recipe.rewards[outcome]
-        for status in CODENET_STATUSES
-        if (outcome := recipe.statuses.get(status)) in recipe.rewards
-    }
 
 
 def verl_solutions_sql(data_source: str) -> str:

@@ -15,10 +15,11 @@ from typing import Any
 import duckdb
 import pyarrow.parquet as pq
 
+from codelog import kinds
 from codelog.errors import DatasetError
 from codelog.files import sha256_file
-from codelog.publish.manifest import CARD, MANIFEST, TABLES, read_manifest, tables_of
-from codelog.sql import literal
+from codelog.publish.manifest import CARD, MANIFEST, TABLES, read_manifest
+from codelog.sql import connect, literal
 
 __all__ = [
     "MANIFEST",
@@ -121,28 +122,27 @@ def view_statements(path: str | Path, *, check: bool = True) -> list[str]:
     only `codelog verify`, which reports mismatches itself, opens without."""
     root = Path(path).resolve()
     manifest = check_dataset(root) if check else read_manifest(root)
-    tables = tables_of(manifest)
+    kind = kinds.of_manifest(manifest)
     statements = []
-    for table in tables:
+    for table in kind.tables:
         file = root / f"{table}.parquet"
         if not file.exists():
             raise DatasetError(f"{root}: missing {file.name}")
         statements.append(
             f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet({literal(file)})"
         )
-    if "solutions" in tables:
-        statements.append(GROUPS_VIEW.strip())
-    if "repairs" in tables:
-        statements.append(TRAJECTORIES_VIEW.strip())
+    if kind.has("dataset.views"):  # its rows seen whole: solutions' groups, repairs' trajectories
+        statements.append(kind.part("dataset.views").strip())
     return statements
 
 
 def open_dataset(
     path: str | Path, con: duckdb.DuckDBPyConnection | None = None, *, check: bool = True
 ) -> duckdb.DuckDBPyConnection:
-    """A DuckDB connection with the dataset's views (see `view_statements`)."""
+    """A DuckDB connection with the dataset's views (see `view_statements`); without `con`, a new
+    one without DuckDB's progress bar (stats, export, verify and sql run on it, often piped)."""
     statements = view_statements(path, check=check)
-    con = con or duckdb.connect()
+    con = con or connect()
     for statement in statements:
         con.execute(statement)
     return con

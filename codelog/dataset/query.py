@@ -24,7 +24,7 @@ import pyarrow as pa
 
 from codelog.dataset.open import open_dataset, view_statements
 from codelog.errors import CodelogError
-from codelog.files import check_output_file, output_metadata, writing
+from codelog.files import check_output_file, mark_written, output_metadata, writing
 from codelog.sql import literal
 
 Format = Literal["csv", "json", "parquet"]
@@ -139,7 +139,8 @@ def write_result(
     """Writes the query's result as `fmt` to the file `out`, or to `stdout` when `out` is None.
 
     `out` follows codelog.files.check_output_file: never one of `inputs` (the dataset) or a
-    file inside it; an existing file only when codelog wrote it (Parquet), or with `force`."""
+    file inside it; an existing file only when codelog wrote it (its Parquet mark, or its
+    record of a CSV or JSON it wrote, `mark_written`), or with `force`."""
     if fmt not in FORMATS:
         raise CodelogError(f"unknown format {fmt!r}; one of {', '.join(FORMATS)}")
     if out is None and fmt == "parquet":
@@ -161,6 +162,8 @@ def write_result(
                 out.parent.mkdir(parents=True, exist_ok=True)
                 _copy(con, fmt, tmp)
                 os.replace(tmp, out)
+            # CSV and JSON have no room for codelog's mark: a record lets the next -o replace it
+            mark_written(out)
         finally:
             tmp.unlink(missing_ok=True)
         return

@@ -28,6 +28,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from codelog.dataset.export import EXPORT_KEY, ExportJob, ExportReport, SplitExport, each_split
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import output_metadata
 from codelog.prompts import render_repair_prompt
@@ -68,6 +69,19 @@ def repair_prompt(recipe: Recipe, statement: str, row: dict[str, Any]) -> str:
         row["context"],
         recipe.repairs.instruction,
     )
+
+
+def export_repair_splits(job: ExportJob) -> ExportReport:
+    """The repair kind's exports (kto, sft, verl): a file per split of the job."""
+
+    def write(name: str, target: Path) -> SplitExport:
+        meta = {EXPORT_KEY: json.dumps({"format": job.fmt, "split": name}).encode()}
+        counts = export_repairs(
+            job.root, job.manifest, job.recipe, job.fmt, name, target, job.chat, meta
+        )
+        return SplitExport(name, target, *counts)
+
+    return each_split(job, write)
 
 
 def export_repairs(

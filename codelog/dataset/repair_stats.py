@@ -11,8 +11,10 @@ the overview, since their shown verdicts are not the judge's):
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from codelog.dataset.open import open_dataset, read_manifest
 
@@ -129,3 +131,8 @@ def render_repair_tables(stats: RepairStats) -> list:
         steps.add_row(str(step), f"{n:,}", f"{reward:+.3f}", f"{improved:.1%}")
     heading = Text(f"codelog stats — {stats.dataset} (repairs)", style="bold")
     return [heading, overview, lengths, follows, steps]
+
+
+def repair_stats_data(stats: RepairStats) -> dict[str, Any]:
+    """The stats as plain data (`codelog stats --json`)."""
+    return dataclasses.asdict(stats)

@@ -41,6 +41,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from codelog import kinds
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError
 from codelog.prompts import render_prompt
@@ -138,6 +139,45 @@ class _Candidate:
     tokens: list[str]
 
 
+def export_list_splits(
+    dataset: str | Path,
+    out: str | Path,
+    *,
+    split: str | None = None,
+    force: bool = False,
+    list_size: str = DEFAULT_LIST_SIZE,
+    seed: int = 0,
+    lists_per_problem: int = LISTS_PER_PROBLEM,
+    hard_similarity: float = HARD_SIMILARITY,
+) -> list[tuple[str, ListsReport]]:
+    """`codelog export --format verifier-lists`: the lists of a solutions dataset, a file per
+    split as every export writes them (codelog.dataset.export.split_targets); (split, report)
+    for each file. Outputs follow codelog.files.check_output_file, all checked first."""
+    from codelog.dataset.export import split_targets
+    from codelog.dataset.open import check_dataset
+    from codelog.files import check_output_file, writing
+
+    root = Path(dataset).resolve()
+    check_dataset(root)
+    targets = split_targets(Path(out).resolve(), split)
+    for _, target in targets:
+        check_output_file(target, force=force, inputs=[root])
+    written = []
+    for name, target in targets:
+        with writing(target):
+            lists = export_verifier_lists(
+                root,
+                target,
+                list_size=list_size,
+                seed=seed,
+                lists_per_problem=lists_per_problem,
+                hard_similarity=hard_similarity,
+                split=name,
+            )
+        written.append((name, lists))
+    return written
+
+
 def export_verifier_lists(
     dataset: str | Path,
     out: str | Path,
@@ -157,8 +197,7 @@ def export_verifier_lists(
         raise CodelogError("--lists-per-problem must be at least 1")
     root = Path(dataset).resolve()
     manifest = read_manifest(root)
-    if manifest.get("kind", "solutions") != "solutions":
-        raise CodelogError(f"{root}: verifier lists are drawn from a solutions dataset")
+    kinds.VERIFIER_LISTS.expect(manifest, root, "verifier lists are drawn from a solutions dataset")
     recipe = Recipe.from_dict(manifest["recipe"], where=f"{root}/manifest.json recipe")
     out = Path(out).resolve()
     if out.is_dir():

@@ -27,10 +27,11 @@ from typing import Any
 import duckdb
 import pyarrow.parquet as pq
 
+from codelog import kinds
 from codelog.dataset.open import MANIFEST, TABLES, open_dataset, read_manifest
 from codelog.files import sha256_file
 from codelog.progress import rate_progress
-from codelog.publish.manifest import CARD, dataset_kind, tables_of
+from codelog.publish.manifest import CARD
 from codelog.sql import literal
 from codelog.stage.ast_hash import hash_identity, parse_code
 
@@ -61,7 +62,8 @@ def verify_dataset(path: str | Path, *, progress: bool = False) -> VerifyReport:
     root = Path(path).resolve()
     manifest = read_manifest(root)
     report = VerifyReport(root)
-    tables = tables_of(manifest)
+    kind = kinds.of_manifest(manifest)
+    tables = kind.tables
     readable = _check_files(root, manifest, report, tables)
     if not all(t in readable for t in tables):
         missing = ", ".join(t for t in tables if t not in readable)
@@ -70,14 +72,7 @@ def verify_dataset(path: str | Path, *, progress: bool = False) -> VerifyReport:
         )
     else:
         try:
-            if dataset_kind(manifest) == "repair":
-                from codelog.dataset.verify_repairs import repair_mismatches
-
-                report.rows_checked, found = repair_mismatches(root, manifest)
-                report.mismatches += found
-            else:
-                _check_invariants(root, manifest, report)
-                _check_code_hashes(root, manifest, report, progress)
+            kind.part("dataset.verify")(root, manifest, report, progress)
         except duckdb.Error as exc:  # what the checks above let through and DuckDB cannot bind
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
             report.mismatches.append(f"invariants not checked: {first[:300]}")
@@ -286,6 +281,15 @@ def _lint_invariant_queries(recipe: dict[str, Any]) -> list[tuple[str, str]]:
             )
         )
     return queries
+
+
+def check_solutions(
+    root: Path, manifest: dict[str, Any], report: VerifyReport, progress: bool
+) -> None:
+    """The solutions kind's checks (its files are checked already): invariants and counts
+    recomputed from the tables, then every solution's code hash."""
+    _check_invariants(root, manifest, report)
+    _check_code_hashes(root, manifest, report, progress)
 
 
 def _check_invariants(root: Path, manifest: dict[str, Any], report: VerifyReport) -> None:

@@ -14,9 +14,12 @@ from the tables (the file checks are codelog.dataset.verify's, shared by every k
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codelog.dataset.open import open_dataset
+
+if TYPE_CHECKING:
+    from codelog.dataset.verify import VerifyReport
 
 _TOLERANCE = 1e-9
 
@@ -147,6 +150,14 @@ def _invariants(recipe: dict[str, Any]) -> list[tuple[str, str]]:
             )
         )
     return queries
+
+
+def check_repairs(
+    root: Path, manifest: dict[str, Any], report: VerifyReport, progress: bool = False
+) -> None:
+    """The repair kind's checks (its files are checked already), into `report`."""
+    report.rows_checked, found = repair_mismatches(root, manifest)
+    report.mismatches += found
 
 
 def repair_mismatches(root: Path, manifest: dict[str, Any]) -> tuple[int, list[str]]:

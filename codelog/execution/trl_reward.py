@@ -34,10 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError
-from codelog.execution.evaluate import clean_completion
+from codelog.execution.completions import clean_completion
 from codelog.execution.judge import JudgeOptions, Program, Skipped, judge_many
-from codelog.execution.testcases import Problem, load_problems
-from codelog.recipe import Recipe, load_recipe
+from codelog.execution.testcases import Problem, dataset_manifest, load_problems
+from codelog.recipe import Recipe, load_recipe, verdict_rewards
 
 
 class CodeReward:
@@ -67,11 +67,8 @@ class CodeReward:
     ) -> CodeReward:
         """The tests of a built dataset's problems (the sample I/O of their statements, or
         `tests`: codenet:DIR, a problems .jsonl) and the rewards of the dataset's recipe."""
-        from codelog.dataset.export import verdict_rewards
-        from codelog.dataset.open import read_manifest
-
         root = Path(dataset)
-        manifest = read_manifest(root)
+        manifest = dataset_manifest(root)
         recipe = Recipe.from_dict(manifest["recipe"], where=f"{root}/manifest.json recipe")
         problems = load_problems(tests or f"codenet:{root}")
         return cls(problems, verdict_rewards(recipe), **options)
@@ -82,8 +79,6 @@ class CodeReward:
     ) -> CodeReward:
         """The problems `codelog eval --benchmark` takes (a problems .jsonl, codenet:DIR,
         humaneval) and the rewards of `recipe` (default: the default recipe)."""
-        from codelog.dataset.export import verdict_rewards
-
         loaded = recipe if isinstance(recipe, Recipe) else load_recipe(recipe)
         return cls(load_problems(problems), verdict_rewards(loaded), **options)
 

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from codelog.execution.compare import Tolerance
-from codelog.execution.evaluate import clean_completion
+from codelog.execution.completions import clean_completion
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
 

@@ -30,23 +30,6 @@ FORMAT_VERSION = 2  # 2: dialect and split columns, per-split solution files
 MANIFEST = "manifest.json"
 CARD = "README.md"  # the dataset card: documentation, checked by nothing but its presence
 TABLES = ("solutions", "rejects", "problems")
-# What a dataset's rows are (DESIGN.md "kind") -> its tables; a manifest without "kind" is
-# a solutions dataset (every dataset built before the other kinds existed).
-KIND_TABLES = {"solutions": TABLES, "repair": ("repairs", "rejects", "problems")}
-
-
-def dataset_kind(manifest: dict[str, Any]) -> str:
-    kind = manifest.get("kind", "solutions")
-    if kind not in KIND_TABLES:
-        raise DatasetError(
-            f"dataset kind {kind!r} is not one this codelog reads ({sorted(KIND_TABLES)})"
-        )
-    return kind
-
-
-def tables_of(manifest: dict[str, Any]) -> tuple[str, ...]:
-    """The Parquet tables (names without .parquet) a dataset of this manifest's kind holds."""
-    return KIND_TABLES[dataset_kind(manifest)]
 
 
 def file_entries(root: Path, names: Iterable[str]) -> dict[str, dict[str, Any]]:

@@ -17,13 +17,7 @@ import shutil
 import signal
 import sys
 from collections.abc import Iterator
-from concurrent.futures import (
-    ALL_COMPLETED,
-    FIRST_COMPLETED,
-    Future,
-    ProcessPoolExecutor,
-    wait,
-)
+from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +25,7 @@ import pyarrow as pa
 
 from codelog import schema
 from codelog.errors import CodelogError
+from codelog.executors import LOCAL, ExecutorSpec, PoolExecutor, open_executor
 from codelog.files import file_digest, stale_temp_dirs
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
@@ -142,7 +137,8 @@ def stage(
             task = progress.add_task("parse", total=scan.rows_total)
             staged = 0
             digests: dict[int, str] = {}  # parts arrive in any order; the digest is in input order
-            for result in _run_stage_tasks(_tasks(scan, options, parts, code_root), workers):
+            tasks = _tasks(scan, options, parts, code_root)
+            for result in _run_stage_tasks(tasks, workers, options.executor):
                 staged += result.rows
                 digests[result.index] = result.digest
                 progress.advance(task, result.rows)
@@ -162,45 +158,29 @@ def stage(
         raise
 
 
-def _run_stage_tasks(tasks: Iterator[StageTask], workers: int) -> Iterator[Any]:
-    """Results as they complete, with a bounded number of tasks in flight (flat memory).
+def _run_stage_tasks(
+    tasks: Iterator[StageTask], workers: int, executor: ExecutorSpec = LOCAL
+) -> Iterator[Any]:
+    """Results as they complete, with a bounded number of tasks in flight (flat memory), on a
+    local pool of `workers` or as Ray tasks.
 
     Completion order, not task order: a batch of a few huge files must not leave the other
     workers idle behind it. When batches fail, the error raised is the earliest batch's, as
-    a serial run would raise it.
+    a serial run would raise it (codelog.executors).
     """
-    if workers <= 1:
+    if workers <= 1 and executor.kind == "local":
         yield from map(stage_batch, tasks)
         return
-    context = multiprocessing.get_context("spawn")  # the parent holds DuckDB threads: no fork
-    pool = _start_pool(workers, context)
-    index_of: dict[Future, int] = {}
-    try:
-        for task in tasks:
-            index_of[pool.submit(stage_batch, task)] = task.index
-            if len(index_of) >= 4 * workers:
-                yield from _collect(index_of, FIRST_COMPLETED)
-        yield from _collect(index_of, ALL_COMPLETED)
-    except BaseException:
-        # Stop the workers before the caller removes the directory they write into: a batch
-        # finishing after the removal would leave a half-deleted staging directory behind.
-        _kill_workers(pool)
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    else:
-        pool.shutdown(wait=True)
+    with open_executor(executor, workers=workers, local=lambda: _local_executor(workers)) as ex:
+        yield from ex.map(stage_batch, tasks, ordered=False)
 
 
-def _collect(index_of: dict[Future, int], until: str) -> Iterator[Any]:
-    done, _ = wait(index_of, return_when=until)
-    failed = [f for f in done if f.exception() is not None]
-    if failed:  # let the batches still running finish: an earlier one may fail too
-        done, _ = wait(index_of, return_when=ALL_COMPLETED)
-        failed = [f for f in done if f.exception() is not None]
-        raise min(failed, key=index_of.__getitem__).exception()
-    for future in done:
-        del index_of[future]
-        yield future.result()
+def _local_executor(workers: int) -> PoolExecutor:
+    """Spawned workers (the parent holds DuckDB threads: no fork). On an error they are killed
+    before the caller removes the directory they write into: a batch finishing after the
+    removal would leave a half-deleted staging directory behind."""
+    context = multiprocessing.get_context("spawn")
+    return PoolExecutor(lambda: _start_pool(workers, context), workers, abort=_kill_workers)
 
 
 def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:

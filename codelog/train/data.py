@@ -198,6 +198,16 @@ def split_by_problem(index: GroupIndex, splits: dict[str, str]) -> tuple[GroupIn
     return index.subset(train_rows), index.subset(test_rows)
 
 
+@dataclass(frozen=True)
+class TrainingSet:
+    """What a kind's training rows (codelog.train.rows) train and measure on."""
+
+    train: GroupIndex
+    heldout: GroupIndex
+    prompts: Any  # the prompts' source, which the kind's `prompts` tokenises
+    note: str | None = None  # what was left out, said once before training
+
+
 def training_groups(
     dataset: DatasetDir, recipe: Recipe, eval_fraction: float, seed: int
 ) -> tuple[GroupIndex, GroupIndex, list[str]]:

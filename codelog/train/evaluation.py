@@ -27,6 +27,9 @@ from codelog.train.batches import MicroBatch, Prompts, collate, encode_group
 from codelog.train.logprobs import reduce_tokens, token_logps
 
 EVAL_PER_CLASS, EVAL_GROUPS = 8, 256  # held-out solutions per class and group, groups, at most
+# The same margin on groups the run trains on: whether the method fits the data it sees, which
+# the held-out margin cannot show when the test problems are too few to transfer to.
+TRAIN_EVAL_GROUPS = 32
 
 
 @dataclass(frozen=True)
@@ -105,13 +108,15 @@ def build_eval_set(
     prompts: Prompts,
     tokenizer: Any,
     max_length: int,
+    max_groups: int = EVAL_GROUPS,
 ) -> list[tuple[int, bool, list[int], int]]:
-    """Tokenised held-out solutions of groups holding out both a correct and an incorrect one."""
-    out = []
+    """Tokenised held-out solutions of groups holding out both a correct and an incorrect one
+    (the first `max_groups` such groups)."""
+    out: list[tuple[int, bool, list[int], int]] = []
     for g in range(len(heldout)):
         members = heldout.members(g)
         correct = heldout.is_correct[members]
-        if len(out) >= EVAL_GROUPS * 2 * EVAL_PER_CLASS or correct.all() or not correct.any():
+        if len({e[0] for e in out}) >= max_groups or correct.all() or not correct.any():
             continue
         rows = np.concatenate(
             [members[correct][:EVAL_PER_CLASS], members[~correct][:EVAL_PER_CLASS]]

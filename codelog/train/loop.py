@@ -24,18 +24,27 @@ from __future__ import annotations
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from codelog import kinds
+from codelog.dataset.open import read_manifest
+from codelog.errors import DatasetError
 from codelog.progress import console
-from codelog.recipe import Recipe, Train, load_recipe
+from codelog.recipe import Train, load_recipe
 from codelog.train import checkpoint as ckpt
-from codelog.train import data, distributed, memory, models, repair_data
-from codelog.train.batches import GroupPrompts, StepData, prepare_step
+from codelog.train import data, distributed, memory, models
+from codelog.train.batches import StepData, prepare_step
 from codelog.train.distributed import Dist, unwrap
-from codelog.train.evaluation import EvalContext, build_eval_set, heldout_margin
+from codelog.train.evaluation import (
+    TRAIN_EVAL_GROUPS,
+    EvalContext,
+    build_eval_set,
+    heldout_margin,
+)
 from codelog.train.logprobs import reduce_tokens, takes_logits_to_keep, token_logps
 from codelog.train.options import TrainingError, TrainOptions, resolve_recipe
 from codelog.train.reference import ReferenceCache, cache_key, cached_kl, fill, recomputed_kl
@@ -66,15 +75,82 @@ def run(options: TrainOptions) -> RunResult:
 
 def _run(options: TrainOptions, d: Dist) -> RunResult:
     started = time.perf_counter()
+    run = set_up(options, d)
+    if not options.resume:
+        before, run.totals["evaluations_before"] = evaluate(run, 0)
+        run.totals["margin_before"] = before and before["margin"]
+        run.totals["train_margin_before"] = before and before.get("train_margin")
+    train_steps(run)
+    after, evaluations = evaluate(run, run.step) if run.step == run.t.steps else (None, {})
+    run.log.close()
+    distributed.barrier(d)  # the last checkpoint is on disk before any process returns
+    totals, step_times = run.totals, run.step_times
+    return RunResult(
+        run_dir=run.run_dir,
+        steps=run.step,
+        checkpoint=run.last_checkpoint,
+        margin_before=totals["margin_before"],
+        margin_after=after and after["margin"],
+        train_margin_before=totals.get("train_margin_before"),
+        train_margin_after=after and after.get("train_margin"),
+        train_groups=(after or {}).get("train_groups", 0),
+        model=run.t.model,
+        sequences=totals["sequences"],
+        truncated=totals["truncated"],
+        padding_waste=1 - totals["tokens"] / max(totals["padded_tokens"], 1),
+        seconds=time.perf_counter() - started,
+        step_seconds=sum(step_times) / len(step_times) if step_times else None,
+        heldout=after,
+        evaluations_before=totals.get("evaluations_before", {}),
+        evaluations_after=evaluations,
+        rank=d.rank,
+    )
+
+
+@dataclass
+class Run:
+    """A run once set up (`set_up`): what the loop reads, and what it moves forward as it goes
+    (`step`, `sampler_state`, `totals`, `last_checkpoint`, `step_times`)."""
+
+    options: TrainOptions
+    d: Dist
+    t: Train
+    run_dir: Path
+    info: dict[str, Any]  # what each checkpoint records of the run
+    precision: memory.Precision
+    tokenizer: Any
+    model: torch.nn.Module  # wrapped for DDP under torchrun (`unwrap` gives the policy)
+    reference: torch.nn.Module | None  # a frozen copy for the KL, when it is recomputed
+    cache: ReferenceCache | None  # cached reference log-probs, when they are cached
+    keep_logits: bool
+    params: list[torch.nn.Parameter]
+    optimizer: torch.optim.Optimizer
+    scheduler: torch.optim.lr_scheduler.LambdaLR
+    sampler: data.GroupSampler
+    store: data.CodeStore
+    train_prompts: Any  # codelog.train.batches.Prompts
+    eval_set: Any  # the held-out sequences of the margin (codelog.train.evaluation)
+    fit_set: Any  # the same of up to TRAIN_EVAL_GROUPS training groups
+    log: MetricsLog
+    step: int  # optimizer steps taken
+    end: int  # the step this call stops at
+    totals: dict[str, Any]
+    last_checkpoint: Path | None
+    sampler_state: dict[str, Any] | None = None  # after the last step taken
+    step_times: list[float] = field(default_factory=list)
+
+
+def set_up(options: TrainOptions, d: Dist) -> Run:
+    """Everything before the first step, in the order a failure should surface: the dataset
+    and options (before any model loads), the run directory, the model, the data, the KL
+    reference, the optimizer; a resumed run's state restored."""
     run_dir, resume = options.out, options.resume
     say = console.print if d.main and not options.quiet else (lambda *a, **k: None)
     report_to = parse_report_to(options.report_to)
 
     # 1. Everything that can be wrong with the dataset or the options, before any model loads.
-    repair = is_repair_task(options)
-    dataset = (
-        repair_data.open_repairs(options.dataset) if repair else data.open_dataset(options.dataset)
-    )
+    rows = task_kind(options).part("train.data")  # the kind's training rows (train.rows)
+    dataset = rows.open(options.dataset)
     if resume:
         recipe, run_info = ckpt.resumed_recipe(run_dir, options.overrides, dataset)
     elif ckpt.checkpoints(run_dir):
@@ -90,27 +166,19 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
             f"--grad-accum {t.grad_accum}: each of the {d.world} processes needs at least one "
             "group per step (grad_accum counts the groups of the whole step)"
         )
-    if repair and t.reward != "reward":
-        raise TrainingError(f"--reward {t.reward}: repair rows have one reward, `reward`")
-    if repair:
-        repairs = repair_data.training_groups(dataset, recipe, t.eval_fraction, t.seed)
-        train_index, heldout = repairs.train, repairs.heldout
-        if repairs.dropped:
-            say(f"{repairs.dropped:,} repair rows are in no group of two with different rewards")
-    else:
-        train_index, heldout, prompts = data.training_groups(
-            dataset, recipe, t.eval_fraction, t.seed
-        )
+    rows.check(recipe)
+    training = rows.training_set(dataset, recipe)
+    if training.note:
+        say(training.note)
     precision = memory.resolve_precision(t.precision, d.device)
     if precision.note:
         say(precision.note, style="yellow")
 
     # 2. The run directory (rank 0 writes it), the base model, the memory estimate.
     models.quiet_transformers()
-    lock = None
     if d.main:
         run_dir.mkdir(parents=True, exist_ok=True)
-        lock = ckpt.lock_run_dir(run_dir)  # held until the run returns
+        ckpt.lock_run_dir(run_dir)  # held until the run returns (run: unlock_run_dir)
         if not resume:
             run_info = ckpt.begin_run(run_dir, dataset, recipe, __version__)
     distributed.barrier(d)
@@ -149,17 +217,12 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     # 4. Data: prompts tokenised once per group (a repair row's, when it is drawn); code fetched
     # per step.
     store = data.CodeStore(dataset.solutions)
-    if repair:
-        train_prompts = heldout_prompts = repair_data.RowPrompts(repairs.prompts, tokenizer)
-        sampler = repair_data.RepairSampler(train_index, t.group_size, t.seed)
-    else:
-        # prompts: the training groups', then the held-out groups' (other problems' when the
-        # dataset has test problems: codelog.train.data.training_groups)
-        prompt_ids = [data.encode_prompt(tokenizer, p) for p in prompts]
-        train_prompts = GroupPrompts(prompt_ids[: len(train_index)])
-        heldout_prompts = GroupPrompts(prompt_ids[len(train_index) :])
-        sampler = data.GroupSampler(train_index, t.group_size, t.seed)
-    eval_set = build_eval_set(heldout, store, heldout_prompts, tokenizer, t.max_length)
+    train_prompts, heldout_prompts = rows.prompts(training, tokenizer)
+    sampler = rows.sampler(training.train, t.group_size, t.seed)
+    eval_set = build_eval_set(training.heldout, store, heldout_prompts, tokenizer, t.max_length)
+    fit_set = build_eval_set(
+        training.train, store, train_prompts, tokenizer, t.max_length, TRAIN_EVAL_GROUPS
+    )
     if state:
         sampler.load_state_dict(state["sampler"])
 
@@ -170,7 +233,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
             dataset,
             base,
             tokenizer,
-            prompt_identity(recipe, repair),
+            rows.prompt_identity(recipe),
             t.max_length,
             f"{d.device.type} {precision.name}",
         )
@@ -220,163 +283,203 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
     log.write({"event": "memory", "step": step, "total": estimate.total, **estimate.parts})
     info = {k: run_info[k] for k in ("codelog_version", "dataset", "input_fingerprint")}
     info |= {"base_model": base, "recipe": run_info["recipe"]}
-    last_checkpoint = latest
-
-    def evaluate(at: int) -> tuple[dict[str, float] | None, dict[str, dict[str, float]]]:
-        """The held-out margin, and each evaluator's figures by name."""
-        policy = unwrap(model)
-        margin, figures = None, {}
-        if eval_set:
-            margin = heldout_margin(
-                policy,
-                eval_set,
-                tokenizer.pad_token_id,
-                t.batch_tokens,
-                d.device,
-                precision.autocast,
-                keep_logits,
-                d.rank,
-                d.world,
-                lambda x: distributed.reduce_array(d, x),
-            )
-            log.write({"event": "eval", "name": "margin", "step": at, **margin})
-        for name, evaluator in options.evaluators:
-            was_training = policy.training
-            policy.eval()
-            with torch.no_grad():
-                context = EvalContext(
-                    policy, tokenizer, at, d.device, d.rank, d.world, precision.autocast
-                )
-                figures[name] = evaluator(context)
-            policy.train(was_training)
-            log.write({"event": "eval", "name": name, "step": at, **figures[name]})
-        return margin, figures
-
-    def checkpoint(at: int) -> Path:
-        path = run_dir / "checkpoints" / f"step-{at:06d}"
-        if d.main:
-            state = {
-                "step": at,
-                "optimizer": optimizer.state_dict(),
-                "scheduler": scheduler.state_dict(),
-                "sampler": sampler_state,  # after the last step taken, not the one prefetched
-                "torch_rng": torch.get_rng_state(),
-                "cuda_rng": torch.cuda.get_rng_state_all() if d.device.type == "cuda" else None,
-                "totals": totals,
-            }
-            path = ckpt.save_checkpoint(
-                run_dir, at, unwrap(model), tokenizer, state, info, t.keep_checkpoints
-            )
-        return path
-
-    if not resume:
-        before, totals["evaluations_before"] = evaluate(0)
-        totals["margin_before"] = before and before["margin"]
     end = t.steps
     if options.max_steps_this_call is not None:
         end = min(t.steps, step + options.max_steps_this_call)
+    return Run(
+        options=options,
+        d=d,
+        t=t,
+        run_dir=run_dir,
+        info=info,
+        precision=precision,
+        tokenizer=tokenizer,
+        model=model,
+        reference=reference,
+        cache=cache,
+        keep_logits=keep_logits,
+        params=params,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        sampler=sampler,
+        store=store,
+        train_prompts=train_prompts,
+        eval_set=eval_set,
+        fit_set=fit_set,
+        log=log,
+        step=step,
+        end=end,
+        totals=totals,
+        last_checkpoint=latest,
+    )
 
-    # 7. The loop. The next step's data is prepared in a thread while this step computes.
-    bar = ProgressBar(options.progress and d.main, step, t.steps)
+
+def train_steps(run: Run) -> None:
+    """7. The loop, from `run.step` to `run.end`: one optimizer step per iteration, logged,
+    evaluated and checkpointed on schedule. The next step's data is prepared in a thread while
+    this step computes."""
+    t, d = run.t, run.d
+    bar = ProgressBar(run.options.progress and d.main, run.step, t.steps)
     prefetch = ThreadPoolExecutor(max_workers=1)
-    sampler_state = sampler.state_dict()
-    prepare = (sampler, store, train_prompts, tokenizer, t, d.rank, d.world, cache)
+    run.sampler_state = run.sampler.state_dict()
+    prepare = (
+        run.sampler,
+        run.store,
+        run.train_prompts,
+        run.tokenizer,
+        t,
+        d.rank,
+        d.world,
+        run.cache,
+    )
     upcoming = prefetch.submit(prepare_step, *prepare)
-    step_times: list[float] = []
     tick = time.perf_counter()
     try:
-        while step < end:
+        while run.step < run.end:
             batch = upcoming.result()
-            if step + 1 < end:
+            if run.step + 1 < run.end:
                 upcoming = prefetch.submit(prepare_step, *prepare)
-            sums, bad, bad_value = forward_backward(
-                model, reference, batch, t, d, precision.autocast, keep_logits
-            )
-            sums = dict(zip(STEP_SUMS, distributed.reduce_sum(d, sums), strict=True))
-            bad = distributed.reduce_array(d, bad, "max")
-            grad_norm = torch.nn.utils.clip_grad_norm_(params, t.max_grad_norm).item()
-            if bad.any() or not math.isfinite(grad_norm):
-                found = bad.nonzero().flatten().tolist() or range(len(batch.rewards))
-                value = distributed.reduce_sum(d, [bad_value])[0] if bad.any() else grad_norm
-                kept = (
-                    f"the last good checkpoint is {last_checkpoint}"
-                    if last_checkpoint
-                    else "no checkpoint was written yet"
-                )
-                raise TrainingError(
-                    f"step {step + 1}: loss or gradient is {value} on "
-                    f"{batch.describe(found, sampler.index)}; stopped, {kept}"
-                )
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
-            step += 1
-            sampler_state = batch.sampler_state
+            sums, grad_norm = optimizer_step(run, batch)
+            run.step += 1
+            run.sampler_state = batch.sampler_state
 
-            totals["sequences"] += len(batch.rewards)
+            run.totals["sequences"] += len(batch.rewards)
             for k in ("truncated", "tokens", "padded_tokens"):
-                totals[k] += int(sums[k])
-            step_times.append(time.perf_counter() - tick)
-            record = step_record(step, sums, batch, sampler.index, t.kl > 0, totals["truncated"])
-            record |= {"lr": scheduler.get_last_lr()[0], "grad_norm": grad_norm}
-            record["step_time"] = step_times[-1]
-            log.write(record)
-            bar.update(step, record)
-            if t.eval_every and step % t.eval_every == 0 and step < t.steps:
-                evaluate(step)
-            if step % t.checkpoint_every == 0 or step == t.steps:
-                last_checkpoint = checkpoint(step)
+                run.totals[k] += int(sums[k])
+            run.step_times.append(time.perf_counter() - tick)
+            record = step_record(
+                run.step, sums, batch, run.sampler.index, t.kl > 0, run.totals["truncated"]
+            )
+            record |= {"lr": run.scheduler.get_last_lr()[0], "grad_norm": grad_norm}
+            record["step_time"] = run.step_times[-1]
+            run.log.write(record)
+            bar.update(run.step, record)
+            if t.eval_every and run.step % t.eval_every == 0 and run.step < t.steps:
+                evaluate(run, run.step)
+            if run.step % t.checkpoint_every == 0 or run.step == t.steps:
+                run.last_checkpoint = checkpoint(run, run.step)
             tick = time.perf_counter()
     except KeyboardInterrupt:
         kept = (
-            f"continue from {last_checkpoint.name} with --resume --out {run_dir}"
-            if last_checkpoint
+            f"continue from {run.last_checkpoint.name} with --resume --out {run.run_dir}"
+            if run.last_checkpoint
             else "no checkpoint was written yet"
         )
-        console.print(f"interrupted at step {step + 1}; {kept}")
+        console.print(f"interrupted at step {run.step + 1}; {kept}")
         raise
     finally:
         bar.close()
         prefetch.shutdown(cancel_futures=True)
 
-    after, evaluations = evaluate(step) if step == t.steps else (None, {})
-    log.close()
-    distributed.barrier(d)  # the last checkpoint is on disk before any process returns
-    del lock
-    return RunResult(
-        run_dir=run_dir,
-        steps=step,
-        checkpoint=last_checkpoint,
-        margin_before=totals["margin_before"],
-        margin_after=after and after["margin"],
-        sequences=totals["sequences"],
-        truncated=totals["truncated"],
-        padding_waste=1 - totals["tokens"] / max(totals["padded_tokens"], 1),
-        seconds=time.perf_counter() - started,
-        step_seconds=sum(step_times) / len(step_times) if step_times else None,
-        heldout=after,
-        evaluations_before=totals.get("evaluations_before", {}),
-        evaluations_after=evaluations,
-        rank=d.rank,
+
+def optimizer_step(run: Run, batch: StepData) -> tuple[dict[str, float], float]:
+    """Forward, backward, clip and step on one step's batch: the step's sums over the ranks
+    and the gradient norm. A non-finite loss or gradient stops the run (TrainingError naming
+    the sequences and the last good checkpoint) before the optimizer steps."""
+    t, d = run.t, run.d
+    sums, bad, bad_value = forward_backward(
+        run.model, run.reference, batch, t, d, run.precision.autocast, run.keep_logits
+    )
+    sums = dict(zip(STEP_SUMS, distributed.reduce_sum(d, sums), strict=True))
+    bad = distributed.reduce_array(d, bad, "max")
+    grad_norm = torch.nn.utils.clip_grad_norm_(run.params, t.max_grad_norm).item()
+    if bad.any() or not math.isfinite(grad_norm):
+        found = bad.nonzero().flatten().tolist() or range(len(batch.rewards))
+        value = distributed.reduce_sum(d, [bad_value])[0] if bad.any() else grad_norm
+        kept = (
+            f"the last good checkpoint is {run.last_checkpoint}"
+            if run.last_checkpoint
+            else "no checkpoint was written yet"
+        )
+        raise TrainingError(
+            f"step {run.step + 1}: loss or gradient is {value} on "
+            f"{batch.describe(found, run.sampler.index)}; stopped, {kept}"
+        )
+    run.optimizer.step()
+    run.scheduler.step()
+    run.optimizer.zero_grad(set_to_none=True)
+    return sums, grad_norm
+
+
+def evaluate(run: Run, at: int) -> tuple[dict[str, float] | None, dict[str, dict[str, float]]]:
+    """The held-out margin, and each evaluator's figures by name, logged at step `at`."""
+    d = run.d
+    policy = unwrap(run.model)
+    margin, figures = None, {}
+    if run.eval_set:
+        margin = margin_of(run, policy, run.eval_set)
+        if run.fit_set:  # the same on training groups: the method at work on what it sees
+            fit = margin_of(run, policy, run.fit_set)
+            margin |= {"train_margin": fit["margin"], "train_groups": fit["groups"]}
+        run.log.write({"event": "eval", "name": "margin", "step": at, **margin})
+    for name, evaluator in run.options.evaluators:
+        was_training = policy.training
+        policy.eval()
+        with torch.no_grad():
+            context = EvalContext(
+                policy, run.tokenizer, at, d.device, d.rank, d.world, run.precision.autocast
+            )
+            figures[name] = evaluator(context)
+        policy.train(was_training)
+        run.log.write({"event": "eval", "name": name, "step": at, **figures[name]})
+    return margin, figures
+
+
+def margin_of(run: Run, policy: torch.nn.Module, solutions: list) -> dict[str, float]:
+    """The margin (codelog.train.evaluation.heldout_margin) of `policy` on `solutions`."""
+    d = run.d
+    return heldout_margin(
+        policy,
+        solutions,
+        run.tokenizer.pad_token_id,
+        run.t.batch_tokens,
+        d.device,
+        run.precision.autocast,
+        run.keep_logits,
+        d.rank,
+        d.world,
+        lambda x: distributed.reduce_array(d, x),
     )
 
 
-def is_repair_task(options: TrainOptions) -> bool:
-    """Repair turns or solutions: what the dataset's manifest says, which --task must match."""
-    kind = repair_data.kind_of(options.dataset)
-    if options.task is not None and kind is not None and options.task != kind:
+def checkpoint(run: Run, at: int) -> Path:
+    """Save the policy and the trainer state at step `at` (rank 0 writes); its path."""
+    path = run.run_dir / "checkpoints" / f"step-{at:06d}"
+    if run.d.main:
+        state = {
+            "step": at,
+            "optimizer": run.optimizer.state_dict(),
+            "scheduler": run.scheduler.state_dict(),
+            "sampler": run.sampler_state,  # after the last step taken, not the one prefetched
+            "torch_rng": torch.get_rng_state(),
+            "cuda_rng": torch.cuda.get_rng_state_all() if run.d.device.type == "cuda" else None,
+            "totals": run.totals,
+        }
+        path = ckpt.save_checkpoint(
+            run.run_dir,
+            at,
+            unwrap(run.model),
+            run.tokenizer,
+            state,
+            run.info,
+            run.t.keep_checkpoints,
+        )
+    return path
+
+
+def task_kind(options: TrainOptions) -> kinds.Kind:
+    """What the rows are: the dataset's kind (solutions when its manifest cannot be read:
+    opening it then names the problem), which --task must match."""
+    try:
+        kind = kinds.of_manifest(read_manifest(options.dataset))
+    except DatasetError:
+        kind = None
+    if options.task is not None and kind is not None and options.task != kind.name:
         raise TrainingError(
-            f"{options.dataset}: a {kind} dataset, not one for --task {options.task} "
+            f"{options.dataset}: a {kind.name} dataset, not one for --task {options.task} "
             f"(which trains on a dataset built with `codelog build --kind {options.task}`)"
         )
-    return (options.task or kind) == "repair"
-
-
-def prompt_identity(recipe: Recipe, repair: bool) -> str:
-    """What decides the prompt text, for the reference cache's key."""
-    if repair:
-        return f"{recipe.prompt.template}\n{recipe.repairs.instruction}"
-    return recipe.prompt.template
+    return kinds.get(options.task) if options.task else kind or kinds.get(kinds.built()[0])
 
 
 def forward_backward(

@@ -17,7 +17,7 @@ gradients, AdamW state, a reference copy (full fine-tuning with the reference re
 step), the activations kept for backward (per token and layer of a Llama/Qwen2-style block:
 about 7h + 2 kv + 4i values; with gradient checkpointing one layer's plus each layer's input)
 and the logits (fp32 log-softmax of every kept position), plus 0.5 GiB for the runtime and 10%
-for the allocator. It is an estimate: the README's table shows it for the paper's models.
+for the allocator. It is an estimate: docs/training.md's table shows it for the paper's models.
 """
 
 from __future__ import annotations

@@ -22,9 +22,10 @@ text `codelog export` writes for the row. `RowPrompts` hands them to the loop's 
 (codelog.train.batches.Prompts), tokenised when a step draws the row.
 
 The loop (codelog.train.loop) takes this path when the dataset's manifest says
-`"kind": "repair"` (or `--task repair` asks for it): `open_repairs`, `training_groups`,
-`RepairSampler` and `RowPrompts` in place of their solutions counterparts; the rest (estimators,
-KL reference cache, held-out margin, checkpoints, DDP) is shared.
+`"kind": "repair"` (or `--task repair` asks for it): the repair kind (codelog.kinds) names
+`REPAIR_ROWS` as its training rows (codelog.train.rows), whose steps are `open_repairs`,
+`training_groups`, `RepairSampler` and `RowPrompts` in place of their solutions counterparts;
+the rest (estimators, KL reference cache, held-out margin, checkpoints, DDP) is shared.
 """
 
 from __future__ import annotations
@@ -40,12 +41,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from codelog.dataset.open import check_dataset, read_manifest
+from codelog import kinds
+from codelog.dataset.open import check_dataset
 from codelog.dataset.repair_export import repair_prompt, statements
 from codelog.errors import DatasetError
-from codelog.publish.manifest import dataset_kind
 from codelog.recipe import Recipe
 from codelog.train import data
+from codelog.train.options import TrainingError
 
 INDEX_COLUMNS = (
     "problem_id",
@@ -67,24 +69,13 @@ class RepairDatasetDir(data.DatasetDir):
         return self.path / "repairs.parquet"
 
 
-def kind_of(path: str | Path) -> str | None:
-    """The kind its manifest gives a dataset, or None when it cannot be read (opening the
-    dataset then names the problem)."""
-    try:
-        return dataset_kind(read_manifest(Path(path)))
-    except DatasetError:
-        return None
-
-
 def open_repairs(path: str | Path) -> RepairDatasetDir:
     """Check a repair dataset directory; DatasetError naming what is wrong."""
     path = Path(path)
     manifest = check_dataset(path)  # missing dir or manifest, other format_version, file sizes
-    if dataset_kind(manifest) != "repair":
-        raise DatasetError(
-            f"{path}: a {dataset_kind(manifest)} dataset; --task repair trains on a dataset "
-            "built with `codelog build --kind repair`"
-        )
+    kinds.REPAIRS.expect(
+        manifest, path, "--task repair trains on a dataset built with `codelog build --kind repair`"
+    )
     dataset = RepairDatasetDir(path, manifest)
     for table in (dataset.solutions, dataset.problems):
         if not table.is_file():
@@ -241,3 +232,38 @@ class RepairSampler(data.GroupSampler):
         rest = np.setdiff1d(np.arange(len(members)), [first, second])
         more = self.rng.choice(rest, self.group_size - 2, replace=False)
         return group, np.sort(members[np.concatenate([[first, second], more])])
+
+
+class RepairRows:
+    """The repair kind's training rows (codelog.train.rows): groups of repair rows, a prompt
+    per row."""
+
+    def open(self, path: str | Path) -> RepairDatasetDir:
+        return open_repairs(path)
+
+    def check(self, recipe: Recipe) -> None:
+        if recipe.train.reward != "reward":
+            raise TrainingError(
+                f"--reward {recipe.train.reward}: repair rows have one reward, `reward`"
+            )
+
+    def training_set(self, dataset: RepairDatasetDir, recipe: Recipe) -> data.TrainingSet:
+        t = recipe.train
+        groups = training_groups(dataset, recipe, t.eval_fraction, t.seed)
+        note = None
+        if groups.dropped:
+            note = f"{groups.dropped:,} repair rows are in no group of two with different rewards"
+        return data.TrainingSet(groups.train, groups.heldout, groups.prompts, note)
+
+    def prompts(self, training: data.TrainingSet, tokenizer: Any) -> tuple[RowPrompts, RowPrompts]:
+        prompts = RowPrompts(training.prompts, tokenizer)
+        return prompts, prompts
+
+    def sampler(self, index: data.GroupIndex, group_size: int, seed: int) -> RepairSampler:
+        return RepairSampler(index, group_size, seed)
+
+    def prompt_identity(self, recipe: Recipe) -> str:
+        return f"{recipe.prompt.template}\n{recipe.repairs.instruction}"
+
+
+REPAIR_ROWS = RepairRows()

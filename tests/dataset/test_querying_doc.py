@@ -1,4 +1,4 @@
-"""Every SQL block of the README's Querying section runs on the bundled sample, finds something,
+"""Every SQL block of docs/querying.md's Querying section runs on the bundled sample, finds something,
 and runs in every output format: a table, CSV and JSON on stdout, CSV, JSON and Parquet files."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from click.testing import CliRunner
 from codelog.cli import cli
 from codelog.dataset.query import connect, preview
 
-README = Path(__file__).resolve().parents[2] / "README.md"
-# The README's "Querying" section, up to the next top-level section.
-DOC_TEXT = README.read_text(encoding="utf-8").split("\n## Querying", 1)[1].split("\n## ", 1)[0]
+DOC = Path(__file__).resolve().parents[2] / "docs" / "querying.md"
+# The page's "Querying" section, up to the next top-level section.
+DOC_TEXT = DOC.read_text(encoding="utf-8").split("\n## Querying", 1)[1].split("\n## ", 1)[0]
 QUERIES = re.findall(r"^```sql\n(.*?)^```", DOC_TEXT, re.S | re.M)
 TITLES = re.findall(r"^### (.+)$", DOC_TEXT, re.M)
 

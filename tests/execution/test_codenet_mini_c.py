@@ -1,6 +1,6 @@
 """Real CodeNet C programs (../shared/data/codenet-mini-c: 2 AIZU and 2 AtCoder problems) that
 their judge accepted re-judge Accepted on the statements' sample I/O, under each origin's rules.
-The full audit, every status and per language and origin, is scripts/label_audit.py (README)."""
+The full audit, every status and per language and origin, is scripts/label_audit.py (docs/running-code.md)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from codelog.execution.evaluate import (
+from codelog.evaluate.pass_at_k import (
     Sample,
     Sampling,
     evaluate_pass_at_k,

@@ -125,7 +125,7 @@ def test_a_forgery_is_never_accepted(name: str) -> None:
 
 
 def test_forgeries_score_zero_under_eval_samples(tmp_path: Path, start: str) -> None:
-    from codelog.execution.evaluate import run_eval
+    from codelog.evaluate.pass_at_k import run_eval
 
     problems = tmp_path / "problems.jsonl"
     record = {

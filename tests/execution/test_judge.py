@@ -237,7 +237,7 @@ def test_the_bundled_samples_accepted_programs_pass_their_sample_tests(
     sample_dataset: Path,
 ) -> None:
     # scripts/make_sample_sources.py --check found every accepted program accepted; the
-    # full 400 run in `codelog judge` (README); here every fourth one.
+    # full 400 run in `codelog judge` (docs/running-code.md); here every fourth one.
     programs, _ = dataset_programs(sample_dataset)
     accepted = [p for p in programs if p.logged_status == "Accepted"][::4]
     results = judge_many(accepted, codenet_problems(BUNDLED_CODENET))

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from codelog.cli import cli
 from codelog.errors import CodelogError
-from codelog.execution.training_eval import heldout_problems, pass_at_k_evaluator
+from codelog.evaluate.training_eval import heldout_problems, pass_at_k_evaluator
 from codelog.train.data import open_dataset
 from codelog.train.evaluation import EvalContext
 from codelog.train.models import build_tiny, load_tokenizer

@@ -1,5 +1,5 @@
 """Programs written to exercise each judging rule and each language's verdicts: used by the
-tests and by `scripts/label_audit.py --written`, whose table is in the README."""
+tests and by `scripts/label_audit.py --written`, whose table is in docs/running-code.md."""
 
 from __future__ import annotations
 

@@ -189,5 +189,5 @@ def test_training_takes_the_lint_shaped_reward_when_told(linted, sample_dataset)
     told = resolve_recipe(load_recipe(), {"reward": "reward_lint"})
     with pytest.raises(DatasetError, match=r"no column 'reward_lint'.*\[lint_reward\] enabled"):
         data.training_groups(data.open_dataset(sample_dataset), told, 0.1, 0)
-    with pytest.raises(RecipeError, match="reward must be"):
+    with pytest.raises(RecipeError, match="--reward lint: must be reward or reward_lint"):
         resolve_recipe(load_recipe(), {"reward": "lint"})

@@ -73,3 +73,7 @@ def test_a_run_never_samples_a_test_problem_and_evaluates_on_them(sample_dataset
     assert len(steps) == 6
     assert not held_out & {p for r in steps for p in r["problems"]}
     assert [e["groups"] for e in evals] == [len(held_out), len(held_out)]
+    # the same margin on the groups it trains on (every train problem of the sample has one)
+    problems = pq.read_table(sample_dataset / "problems.parquet").to_pylist()
+    assert [e["train_groups"] for e in evals] == [len(problems) - len(held_out)] * 2
+    assert all(isinstance(e["train_margin"], float) for e in evals)

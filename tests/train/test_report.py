@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 import types
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,45 @@ def test_a_gguf_base_needs_an_existing_file_and_an_installed_distribution(synthe
         models.prepare_base(str(tmp_path / "absent.gguf"), dataset, tmp_path / "base", 64, 0)
     with pytest.raises(CodelogError, match="is not installed"):
         models.installed_gguf("codelog-no-such-distribution")
+
+
+def _result(**fields) -> report.RunResult:
+    base = dict(
+        run_dir=Path("run"),
+        steps=100,
+        checkpoint=Path("run/checkpoints/step-000100"),
+        margin_before=-0.0122,
+        margin_after=-0.1818,
+        sequences=400,
+        truncated=0,
+        padding_waste=0.05,
+        seconds=10.0,
+        heldout={"groups": 1, "solutions": 16, "logp_correct": -7.9, "logp_incorrect": -7.7},
+        evaluations_after={"pass@k": {"pass@1": 0.0, "pass@4": 0.0, "problems": 1}},
+        train_margin_before=-0.0142,
+        train_margin_after=0.2269,
+        train_groups=7,
+        model="tiny",
+    )
+    return report.RunResult(**(base | fields))
+
+
+def test_the_summary_ends_saying_what_the_numbers_show_and_what_they_do_not():
+    shown, transfer, program = report.conclusions(_result())
+    assert shown.startswith("Shown: on the 7 training groups it trains on") and "rose" in shown
+    assert "-0.0142 -> +0.2269" in shown
+    assert transfer.startswith("Not shown: transfer. On 1 held-out group the margin went")
+    assert "-0.0122 -> -0.1818; 7 training groups are too few" in transfer
+    assert program.startswith("Not shown: a working program. pass@k is 0") and "2 layers" in program
+
+
+def test_the_summary_says_so_when_the_margins_rise_or_stall_and_blames_no_real_model():
+    lines = report.conclusions(_result(margin_after=0.05, train_margin_after=-0.02, model="gpt2"))
+    assert lines[0].startswith("Not shown: on the 7 training groups") and "did not rise" in lines[0]
+    assert lines[1].startswith("Shown: on 1 held-out group it rose too (-0.0122 -> +0.0500)")
+    assert len(lines) == 2  # pass@k 0 on a real model is a finding, not the tiny model's size
+    passing = {"pass@k": {"pass@1": 0.25}}
+    assert not any("pass@k" in x for x in report.conclusions(_result(evaluations_after=passing)))
+    assert report.conclusions(_result(margin_before=None, train_margin_before=None)) == [
+        report.conclusions(_result())[2]
+    ]

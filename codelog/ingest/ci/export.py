@@ -5,49 +5,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 import pyarrow as pa
 
 from codelog import schema
-from codelog.files import mark_written
-from codelog.ingest.ci.formats import PROBLEM_FIELDS, SUBMISSION_FIELDS, input_format
-
-
-def write_rows(rows: pa.Table, out: Path) -> None:
-    """Write rows (CI schema columns) as CSV, JSON Lines or Parquet, by `out`'s suffix.
-
-    JSON Lines leaves out null values; CSV writes them as empty fields (read back as absent).
-    """
-    fmt = input_format(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    try:
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
-
-            pq.write_table(rows, tmp, compression="zstd")
-        elif fmt == "csv":
-            import pyarrow.csv as pcsv
-
-            with tmp.open("wb") as f:
-                pcsv.write_csv(rows, f, pcsv.WriteOptions(quoting_style="needed"))
-        else:
-            with tmp.open("w", encoding="utf-8") as f:
-                if fmt == "json":
-                    f.write("[\n")
-                for i, record in enumerate(rows.to_pylist()):
-                    line = json.dumps({k: v for k, v in record.items() if v is not None})
-                    sep = ",\n" if fmt == "json" and i else ""
-                    f.write(sep + line if fmt == "json" else line + "\n")
-                if fmt == "json":
-                    f.write("\n]\n")
-        os.replace(tmp, out)
-        mark_written(out)
-    finally:  # a failed write (a full disk) leaves no temporary file
-        tmp.unlink(missing_ok=True)
+from codelog.ci_format import PROBLEM_FIELDS, SUBMISSION_FIELDS, write_rows
 
 
 def export_codenet_as_ci(

@@ -1,5 +1,6 @@
-"""The CI export formats: the input schema's columns, file names to formats, and one
-DuckDB reader per format (CSV, JSON Lines, JSON, Parquet)."""
+"""Reading CI exports: the required columns, input files by path or glob, and one DuckDB
+reader per format (CSV, JSON Lines, JSON, Parquet). The format itself (columns, file formats
+by name, writing) is codelog.ci_format, shared with the judge that writes it."""
 
 from __future__ import annotations
 
@@ -9,39 +10,10 @@ import gzip
 from collections.abc import Sequence
 from pathlib import Path
 
-import pyarrow as pa
-
-from codelog import schema
 from codelog.errors import InputError
 from codelog.sql import literal
 
-# The input schema: CodeNet's metadata columns, the optional dialect (derived from
-# original_language when absent), then the code. Types follow codelog.schema.
-SUBMISSION_FIELDS: dict[str, str] = {
-    name: "integer" if schema.SUBMISSION.field(name).type == pa.int64() else "string"
-    for name in (*schema.CODENET_COLUMNS, "dialect", "code", "code_path")
-}
 REQUIRED = ("submission_id", "problem_id", "status", "language")
-PROBLEM_FIELDS: dict[str, str] = {
-    "problem_id": "string",
-    "name": "string",
-    "description": "string",  # HTML or plain text; becomes the plain-text `prompt`
-    "time_limit": "integer",  # ms
-    "memory_limit": "integer",  # KB
-    "dataset": "string",
-    "rating": "string",
-    "tags": "string",
-    "complexity": "string",
-}
-
-FORMATS = {
-    ".csv": "csv",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json": "json",
-    ".parquet": "parquet",
-    ".pq": "parquet",
-}
 
 
 def expand_inputs(patterns: Sequence[str | Path]) -> list[Path]:
@@ -69,22 +41,6 @@ def expand_inputs(patterns: Sequence[str | Path]) -> list[Path]:
     if not files:
         raise InputError(", ".join(map(str, patterns)) or "--input", "no input files")
     return files
-
-
-def input_format(path: Path, label: str | None = None) -> str:
-    """csv, jsonl, json or parquet, from the file name (a `.gz` suffix is looked through)."""
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes.pop()
-        if suffixes and FORMATS.get(suffixes[-1]) == "parquet":
-            suffixes = []  # Parquet compresses inside the file
-    fmt = FORMATS.get(suffixes[-1]) if suffixes else None
-    if fmt is None:
-        raise InputError(
-            label or path,
-            "unknown format: name the file .csv, .jsonl (or .ndjson, .json) or .parquet",
-        )
-    return fmt
 
 
 def file_label(path: Path, root: Path | None) -> str:

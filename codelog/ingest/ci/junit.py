@@ -189,7 +189,7 @@ def convert_junit(
     `codelog build --source ci`. With `inline`, the code text goes into the export instead.
     Returns the number of rows written.
     """
-    from codelog.ingest.ci.export import write_rows
+    from codelog.ci_format import write_rows
 
     code_root = Path(os.path.abspath(code_root or Path.cwd()))
     out_dir = Path(os.path.abspath(out)).parent

@@ -10,8 +10,9 @@ import duckdb
 import pyarrow as pa
 
 from codelog import schema
+from codelog.ci_format import PROBLEM_FIELDS
 from codelog.errors import InputError
-from codelog.ingest.ci.formats import PROBLEM_FIELDS, duckdb_message, file_label
+from codelog.ingest.ci.formats import duckdb_message, file_label
 from codelog.ingest.ci.validate import open_table, row_error
 from codelog.prompts import html_to_text
 

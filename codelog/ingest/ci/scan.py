@@ -29,14 +29,9 @@ import duckdb
 import pyarrow as pa
 
 from codelog import schema
+from codelog.ci_format import SUBMISSION_FIELDS
 from codelog.errors import InputError
-from codelog.ingest.ci.formats import (
-    REQUIRED,
-    SUBMISSION_FIELDS,
-    duckdb_message,
-    expand_inputs,
-    file_label,
-)
+from codelog.ingest.ci.formats import REQUIRED, duckdb_message, expand_inputs, file_label
 from codelog.ingest.ci.problems import bare_problems, read_problems
 from codelog.ingest.ci.validate import (
     InputTable,

@@ -13,15 +13,10 @@ from pathlib import Path
 
 import duckdb
 
+from codelog.ci_format import SUBMISSION_FIELDS, input_format
 from codelog.dialects import DIALECTS, dialect_sql, valid_dialect_sql
 from codelog.errors import InputError
-from codelog.ingest.ci.formats import (
-    SUBMISSION_FIELDS,
-    csv_header,
-    duckdb_message,
-    input_format,
-    reader_sql,
-)
+from codelog.ingest.ci.formats import csv_header, duckdb_message, reader_sql
 from codelog.sql import literal
 
 _INTEGER_TYPES = {

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codelog.errors import CodelogError
-from codelog.execution.evaluate import Sampling, generate_samples, score_samples
+from codelog.evaluate.pass_at_k import Sampling, generate_samples, parse_ks, score_samples
 from codelog.execution.judge import DEFAULT_OPTIONS, JudgeOptions
 from codelog.execution.testcases import Problem, dataset_problems, load_problems
 from codelog.recipe import Recipe
@@ -111,3 +111,29 @@ def pass_at_k_evaluator(
     template = Recipe.from_dict(manifest["recipe"]).prompt.template
     sampling = Sampling(n=n, temperature=temperature, max_new_tokens=max_new_tokens, seed=seed)
     return PassAtK(problems, tuple(ks), sampling, template, workers=workers)
+
+
+def training_evaluators(
+    dataset: Path,
+    *,
+    samples: int,
+    ks: str,
+    benchmark: str | None = None,
+    limit: int | None = None,
+    max_new_tokens: int = 256,
+    seed: int = 0,
+) -> tuple[tuple[str, PassAtK], ...]:
+    """The evaluators `codelog train --eval-samples N -k K,...` asks for: pass@k on the
+    held-out problems (or `benchmark`), as (name, evaluator); none when `samples` is 0."""
+    if not samples:
+        return ()
+    evaluator = pass_at_k_evaluator(
+        dataset,
+        n=samples,
+        ks=parse_ks(ks),
+        benchmark=benchmark,
+        limit=limit,
+        max_new_tokens=max_new_tokens,
+        seed=seed,
+    )
+    return ((NAME, evaluator),)

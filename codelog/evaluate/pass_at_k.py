@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError, InputError
+from codelog.execution.completions import clean_completion
 from codelog.execution.judge import (
     DEFAULT_OPTIONS,
     JudgeOptions,
@@ -36,12 +37,8 @@ from codelog.execution.judge import (
     judge_with_progress,
 )
 from codelog.execution.testcases import Problem
+from codelog.executors import LOCAL, ExecutorSpec
 from codelog.files import check_output_file, json_lines, mark_written
-
-# A HumanEval completion ends where the model starts something other than the function body
-# (the stop sequences of the Codex paper).
-FUNCTION_STOPS = ("\ndef ", "\nclass ", "\nif __name__", "\nprint(", "\n#", "\nassert ")
-_FENCE = re.compile(r"```[a-zA-Z0-9_+-]*\n(.*?)(?:```|$)", re.DOTALL)
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -83,18 +80,6 @@ class EvalResult:
         }
 
 
-def clean_completion(problem: Problem, text: str) -> str:
-    """What a model wrote, as a program: a fenced block's content if it wrote one; a function
-    completion cut at its stop sequences."""
-    fenced = _FENCE.search(text)
-    if fenced and problem.kind == "stdio":
-        return fenced.group(1)
-    if problem.kind == "function":
-        cut = min((i for i in (text.find(s) for s in FUNCTION_STOPS) if i >= 0), default=len(text))
-        return text[:cut]
-    return text
-
-
 def score_samples(
     samples: Sequence[Sample],
     problems: Mapping[str, Problem],
@@ -103,8 +88,9 @@ def score_samples(
     options: JudgeOptions = DEFAULT_OPTIONS,
     workers: int | None = None,
     show_progress: bool = False,
+    executor: ExecutorSpec = LOCAL,
 ) -> EvalResult:
-    """Judge every sample and compute pass@k per problem and overall."""
+    """Judge every sample (on `executor`) and compute pass@k per problem and overall."""
     unknown = sorted({s.problem_id for s in samples} - set(problems))
     if unknown:
         raise CodelogError(
@@ -127,6 +113,7 @@ def score_samples(
         workers=workers,
         show_progress=show_progress,
         description="eval",
+        executor=executor,
     )
     seconds = time.monotonic() - start
     return _tally(samples, results, ks, seconds)
@@ -420,6 +407,7 @@ def run_eval(
     progress: bool | None = None,
     split: str | None = None,
     force: bool = False,
+    executor: ExecutorSpec = LOCAL,
     warm: bool = True,
 ) -> EvalResult:
     """`codelog eval`: sample (or read) completions, judge them, print and write pass@k.
@@ -473,7 +461,13 @@ def run_eval(
             meta["sampler"] = "transformers"
         meta.update(model=str(model), n=n, temperature=temperature, top_p=top_p, seed=seed)
     result = score_samples(
-        samples, problems, k_values, options=options, workers=workers, show_progress=show
+        samples,
+        problems,
+        k_values,
+        options=options,
+        workers=workers,
+        show_progress=show,
+        executor=executor,
     )
     samples_path, summary_path = write_outputs(result, out, meta)
     if not quiet:

@@ -1,0 +1,99 @@
+"""An interrupted `codelog judge` resumes from its journal: re-run with the same arguments, it
+judges only the submission ids it lacks, and the output holds every verdict once, in order."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from codelog.errors import CodelogError, OutputError
+from codelog.execution.journal import Journal, journal_path
+
+PROGRAMS = 24
+
+
+def _inputs(tmp_path: Path, sleep: float = 0.2) -> tuple[Path, Path]:
+    problems = tmp_path / "problems.jsonl"
+    problems.write_text(
+        json.dumps({"problem_id": "echo", "tests": [{"input": "", "output": "ok\n"}]}) + "\n"
+    )
+    samples = tmp_path / "samples.jsonl"
+    with samples.open("w") as f:
+        for i in range(PROGRAMS):
+            answer = "ok" if i % 3 else "no"
+            code = f"import time\ntime.sleep({sleep})\nprint({answer!r})\n"
+            f.write(json.dumps({"submission_id": f"s{i:03d}", "problem_id": "echo", "code": code}))
+            f.write("\n")
+    return samples, problems
+
+
+def _judge(samples: Path, problems: Path, out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "codelog.cli", "judge", str(samples), "--tests", str(problems),
+            "--out", str(out), "--workers", "2", *extra]  # fmt: skip
+
+
+def test_a_killed_judge_resumes_and_the_counts_add_up(tmp_path: Path) -> None:
+    samples, problems = _inputs(tmp_path)
+    out = tmp_path / "judged.jsonl"
+    journal = journal_path(out)
+    first = subprocess.Popen(_judge(samples, problems, out), stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and first.poll() is None:
+            if journal.exists() and len(journal.read_text().splitlines()) > 5:
+                break
+            time.sleep(0.05)
+        os.kill(first.pid, signal.SIGKILL)  # no cleanup at all: the journal is all there is
+    finally:
+        first.wait(timeout=30)
+    done = len(journal.read_text().splitlines()) - 1
+    assert 5 <= done < PROGRAMS and not out.exists()
+    second = subprocess.run(_judge(samples, problems, out), capture_output=True, text=True)
+    assert second.returncode == 0, second.stderr
+    assert f"skipped 0 ({done} of them read back from the interrupted run)" in second.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["submission_id"] for r in rows] == [f"s{i:03d}" for i in range(PROGRAMS)]
+    assert [r["status"] for r in rows] == [
+        "Wrong Answer" if i % 3 == 0 else "Accepted" for i in range(PROGRAMS)
+    ]
+    assert f"judged {PROGRAMS} programs" in second.stderr  # the counts add up
+    assert not journal.exists()
+
+
+def test_a_line_cut_short_is_dropped_and_judged_again(tmp_path: Path) -> None:
+    path = tmp_path / ".out.jsonl.judging"
+    journal = Journal(path, {"source": "a"})
+    journal.append({"submission_id": "s1", "status": "Accepted"})
+    journal.close()
+    with path.open("a") as f:
+        f.write('{"submission_id": "s2", "sta')  # killed mid-write
+    again = Journal(path, {"source": "a"})
+    assert again.resumed == {"s1"}
+    again.append({"submission_id": "s2", "status": "Wrong Answer"})
+    assert [r["submission_id"] for r in again.records()] == ["s1", "s2"]
+    again.close()
+
+
+def test_a_journal_of_another_run_is_not_resumed(tmp_path: Path) -> None:
+    path = tmp_path / ".out.jsonl.judging"
+    Journal(path, {"source": "a", "time_scale": 1.0}).close()
+    with pytest.raises(CodelogError, match=r"another judge run \(its time_scale differ\)"):
+        Journal(path, {"source": "a", "time_scale": 2.0})
+    started_over = Journal(path, {"source": "a", "time_scale": 2.0}, force=True)
+    assert started_over.resumed == set()
+    started_over.close()
+
+
+def test_a_file_codelog_did_not_write_is_not_taken_for_a_journal(tmp_path: Path) -> None:
+    path = tmp_path / ".out.jsonl.judging"
+    path.write_text("someone's notes\n")
+    with pytest.raises(OutputError, match="codelog did not write it"):
+        Journal(path, {"source": "a"})
+    assert path.read_text() == "someone's notes\n"
