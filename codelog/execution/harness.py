@@ -393,6 +393,11 @@ class _Cold:
         _, wait_status, usage = status
         proc.returncode = os.waitstatus_to_exitcode(wait_status)
         cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
+        # This rusage is the wrappers' (bwrap, setpriv), not the candidate's: on an idle core
+        # the CPU rlimit ends an endless loop (SIGXCPU; bwrap exits 128 + the signal) before
+        # the wall clock does, and only the signal says it was a time limit.
+        if proc.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+            timed_out = True
         return _described(
             proc.returncode,
             killed,
