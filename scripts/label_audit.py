@@ -1,7 +1,7 @@
 """Label audit of a CodeNet tree: re-judge its programs on sample I/O, compare with the logs.
 
-    python scripts/label_audit.py ../shared/data/codenet-mini-c            # print the tables
-    python scripts/label_audit.py ../shared/data/codenet-mini-c --readme docs/running-code.md
+    python scripts/label_audit.py tests/fixtures/codenet-mini-c            # print the tables
+    python scripts/label_audit.py tests/fixtures/codenet-mini-c --readme docs/running-code.md
     python scripts/label_audit.py --written --readme docs/running-code.md  # the tests' programs
 
 Reads `metadata/problem_list.csv` (limits, and the `dataset` column: the origin whose rules

@@ -1,4 +1,4 @@
-"""Real CodeNet C programs (../shared/data/codenet-mini-c: 2 AIZU and 2 AtCoder problems) that
+"""Real CodeNet C programs (tests/fixtures/codenet-mini-c: 2 AIZU and 2 AtCoder problems) that
 their judge accepted re-judge Accepted on the statements' sample I/O, under each origin's rules.
 The full audit, every status and per language and origin, is scripts/label_audit.py (docs/running-code.md)."""
 
@@ -14,13 +14,12 @@ from codelog.execution.judge import Verdict, judge_many
 from codelog.execution.testcases import codenet_problems
 
 REPO = Path(__file__).resolve().parents[2]
-C_DATA = REPO.parent / "shared" / "data" / "codenet-mini-c"
+C_DATA = REPO / "tests" / "fixtures" / "codenet-mini-c"
 sys.path.insert(0, str(REPO / "scripts"))
 
 import label_audit  # noqa: E402
 
 pytestmark = [
-    pytest.mark.skipif(not C_DATA.is_dir(), reason=f"no {C_DATA}"),
     pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc on PATH"),
 ]
 

@@ -30,7 +30,7 @@ from tests.execution.written_programs import (
 
 AIZU, ATCODER = RULES["AIZU"], RULES["AtCoder"]
 FLOAT = Tolerance(1e-6, 1e-6)
-C_DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "codenet-mini-c"
+C_DATA = Path(__file__).resolve().parents[1] / "fixtures" / "codenet-mini-c"
 
 
 @pytest.mark.parametrize(
@@ -65,8 +65,6 @@ def test_codelog_rules_are_unchanged_without_an_origin() -> None:
 
 
 def test_origin_comes_from_problem_list_dataset_column() -> None:
-    if not C_DATA.is_dir():
-        pytest.skip(f"no {C_DATA}")
     problems = codenet_problems(C_DATA)
     assert {p: problems[p].origin for p in problems} == {
         "p00002": "AIZU",
