@@ -8,11 +8,11 @@ elsewhere asks the registry (`get`, `of_manifest`) and calls the kind's parts; n
 module compares kind names (tests/test_kinds.py reads the source to check).
 
 kinds/ sits between group/ and publish/ in the flow, so it cannot import the publish,
-dataset and train modules that hold most of a kind's parts. A part is therefore named, not
+dataset and training modules that hold most of a kind's parts. A part is therefore named, not
 imported: "layer.what" -> "codelog.layer.module:name", resolved on first use by the layer
 that asks for it (`Kind.part`); the group-layer rules are named too, so that importing the
 registry (the CLI lists the kinds in its --help) loads neither DuckDB nor Arrow.
-tests/test_layout.py checks that every named part lies in the layer its key names and that
+tests/test_kinds.py checks that every named part lies in the layer its key names and that
 a layer asks only for parts of its own layer or below, so the names never point up the flow.
 
 Adding a kind is one new module here (codelog/kinds/<name>.py) that calls `register`.
