@@ -77,17 +77,7 @@ def build_tiny(dataset: DatasetDir, out: Path, max_length: int, seed: int) -> Pa
     )
     torch.manual_seed(seed)
     model = Qwen2ForCausalLM(config)
-    # written whole and renamed into place: a full disk leaves no half model (a 0-byte
-    # config.json) that a rerun would take for a finished one
-    partial = out.with_name(f".{out.name}.partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    try:
-        model.save_pretrained(partial)
-        tokenizer.save_pretrained(partial)
-        partial.rename(out)
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
-    return out
+    return save_whole(model, tokenizer, out)
 
 
 def _complete(out: Path) -> bool:
@@ -197,15 +187,7 @@ def convert_gguf(path: Path, out: Path) -> Path:
         del config.quantization_config
     fresh = AutoModelForCausalLM.from_config(config, dtype=torch.float32)
     fresh.load_state_dict(loaded.state_dict())
-    partial = out.with_name(f".{out.name}.partial")
-    shutil.rmtree(partial, ignore_errors=True)
-    try:
-        fresh.save_pretrained(partial)
-        tokenizer.save_pretrained(partial)
-        partial.rename(out)
-    finally:
-        shutil.rmtree(partial, ignore_errors=True)
-    return out
+    return save_whole(fresh, tokenizer, out)
 
 
 def enable_gradient_checkpointing(model: nn.Module) -> None:
@@ -293,3 +275,17 @@ def frozen(model: nn.Module) -> nn.Module:
     for p in model.parameters():
         p.requires_grad_(False)
     return model.eval()
+
+
+def save_whole(model: Any, tokenizer: Any, out: Path) -> Path:
+    """Save `model` and `tokenizer` to `out`, written whole and renamed into place: a full disk
+    leaves no half model (a 0-byte config.json) that a rerun would take for a finished one."""
+    partial = out.with_name(f".{out.name}.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    try:
+        model.save_pretrained(partial)
+        tokenizer.save_pretrained(partial)
+        partial.rename(out)
+    finally:
+        shutil.rmtree(partial, ignore_errors=True)
+    return out
