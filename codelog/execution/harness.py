@@ -455,13 +455,13 @@ def _described(
     cpu_ms: int,
     rss_kb: int,
     limits: sandbox.Limits,
-    stderr: list[bytes],
+    stderr: _Drain,
     start: float,
     timed_out: bool,
     exceeded: bool,
     isolation: sandbox.Isolation,
 ) -> sandbox.Run:
-    err = b"".join(stderr)
+    err = stderr.collected()
     return sandbox.Run(
         exit_code=None if killed else code,
         stdout=b"",
@@ -504,19 +504,26 @@ class _Lines:
         self.selector.close()
 
 
-def _drain(stream, cap: int, into: list[bytes]) -> threading.Thread:
-    """Read a stream to its end in a thread, keeping the first `cap` + 1 bytes."""
+class _Drain:
+    """A stream read to its end in a thread, keeping the first `cap` + 1 bytes."""
 
-    def run() -> None:
+    def __init__(self, stream, cap: int):
+        self.chunks: list[bytes] = []
+        self.thread = threading.Thread(target=self._run, args=(stream, cap), daemon=True)
+        self.thread.start()
+
+    def _run(self, stream, cap: int) -> None:
         size = 0
         for chunk in iter(lambda: stream.read1(1 << 16), b""):
             if size <= cap:
-                into.append(chunk[: cap + 1 - size])
+                self.chunks.append(chunk[: cap + 1 - size])
             size += len(chunk)
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    return thread
+    def collected(self, timeout: float = 1.0) -> bytes:
+        """All of it, once the process has exited: the thread may still be reading the last
+        bytes the process wrote (a warm run's exit is reported by its zygote, not by EOF)."""
+        self.thread.join(timeout)
+        return b"".join(self.chunks)
 
 
 def _broker(
@@ -528,9 +535,8 @@ def _broker(
     budget = _Budget(limits.wall_s)
     cand = cbox.start()
     checker = None
-    cerr: list[bytes] = []
-    kerr: list[bytes] = []
-    threads = [_drain(cand.stderr, limits.output_bytes, cerr)]
+    cerr = _Drain(cand.stderr, limits.output_bytes)
+    kerr: _Drain | None = None
     answers = _Lines(cand.stdout.fileno(), _LINE_CAP)
     calls = 0
     verdict, detail = "judge-error", ""
@@ -547,7 +553,7 @@ def _broker(
             verdict = "timeout" if timed_out else "output" if exceeded else "not-ready"
         else:
             checker = kbox.start()
-            threads.append(_drain(checker.stderr, 1 << 20, kerr))
+            kerr = _Drain(checker.stderr, 1 << 20)
             requests = _Lines(checker.stdout.fileno(), _LINE_CAP)
             # the checker is not timed, but it cannot run for ever
             checker_deadline = start + limits.wall_s + _CHECKER_WALL_S
@@ -561,7 +567,7 @@ def _broker(
                     message = _json_or_none(line) if line is not None else None
                     if not isinstance(message, dict):
                         verdict = "judge-error"
-                        detail = "the checks ended without a verdict: " + _tail(kerr)
+                        detail = "the checks ended without a verdict: " + _tail([kerr.collected()])
                         break
                     if "verdict" in message:
                         verdict = str(message["verdict"])
@@ -592,10 +598,8 @@ def _broker(
         try:
             crun = cbox.reap(cand, limits, cerr, start, exit_by, timed_out, exceeded)
         finally:
-            if checker is not None:
+            if checker is not None and kerr is not None:
                 kbox.reap(checker, limits, kerr, start, time.monotonic() + 1, False, False)
-        for thread in threads:
-            thread.join(timeout=1)
     if crun.timed_out and verdict in ("gone", "not-ready", "timeout", "judge-error"):
         verdict = "timeout"
     return Outcome(verdict, detail, crun, calls)
