@@ -1,9 +1,9 @@
 /* codelog.stage._canon: parse + canonical form in C, the build's hot loop.
  *
- * The same algorithm as codelog/ast_hash.py::canonical_form, which stays the reference (the
- * tests compare the two on every bundled program and on generated ones). Walking a tree from
- * Python creates a Node object per node and costs about as much as the parse itself; here the
- * walk is a few percent of it.
+ * The same algorithm as codelog/stage/ast_hash.py::canonical_form, which stays the reference
+ * (the tests compare the two on every bundled program and on generated ones). Walking a tree
+ * from Python creates a Node object per node and costs about as much as the parse itself; here
+ * the walk and its serialisation are about a fifth of the parse (perf, synthetic CodeNet Python).
  *
  * Encoding, little-endian, one record per event in prefix order:
  *   '(' u16 kind             a node with children opens
@@ -19,7 +19,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tree_sitter/api.h"
@@ -68,6 +70,78 @@ static void *vec_push(Vec *v) {
         v->cap = cap;
     }
     return (char *)v->items + v->len++ * v->size;
+}
+
+/* tree-sitter's allocator for this copy of its core: free lists per thread and size class.
+ *
+ * A parse makes and frees tens of thousands of small blocks (subtrees, stack nodes, arrays);
+ * with glibc's malloc they are a tenth of the parse (consolidation, chunk unlinking).
+ * py-tree-sitter sends them to pymalloc, which needs the GIL; the parse here runs without it
+ * so the file readers keep going, hence lists of our own, which need no lock: a block freed
+ * by another thread joins that thread's lists. Memory kept is the peak of one parse's small
+ * blocks per thread; larger blocks go straight to malloc. */
+#define POOL_GRAIN 16
+#define POOL_CLASSES 64 /* blocks up to 1 KiB */
+
+typedef union PoolBlock {
+    union PoolBlock *next;  /* while free */
+    struct {
+        size_t size_class;  /* 0: from malloc, of any size */
+        size_t capacity;
+    } head;
+    max_align_t align;
+} PoolBlock;
+
+static _Thread_local PoolBlock *pool_free[POOL_CLASSES + 1];
+
+static void *pool_malloc(size_t n) {
+    size_t size_class = n ? (n + POOL_GRAIN - 1) / POOL_GRAIN : 1;
+    PoolBlock *block;
+    if (size_class > POOL_CLASSES) {
+        size_class = 0;
+    } else if ((block = pool_free[size_class])) {
+        pool_free[size_class] = block->next;
+        block->head.size_class = size_class;
+        return block + 1;
+    }
+    size_t capacity = size_class ? size_class * POOL_GRAIN : n;
+    block = malloc(sizeof(PoolBlock) + capacity);
+    if (!block) return NULL;
+    block->head.size_class = size_class;
+    block->head.capacity = capacity;
+    return block + 1;
+}
+
+static void pool_free_block(void *p) {
+    if (!p) return;
+    PoolBlock *block = (PoolBlock *)p - 1;
+    size_t size_class = block->head.size_class;
+    if (!size_class) {
+        free(block);
+        return;
+    }
+    block->next = pool_free[size_class];
+    pool_free[size_class] = block;
+}
+
+static void *pool_calloc(size_t count, size_t size) {
+    if (size && count > SIZE_MAX / size) return NULL;
+    void *p = pool_malloc(count * size);
+    if (p) memset(p, 0, count * size);
+    return p;
+}
+
+static void *pool_realloc(void *p, size_t n) {
+    if (!p) return pool_malloc(n);
+    PoolBlock *block = (PoolBlock *)p - 1;
+    size_t capacity = block->head.size_class ? block->head.size_class * POOL_GRAIN
+                                             : block->head.capacity;
+    if (n <= capacity && (block->head.size_class || n > POOL_CLASSES * POOL_GRAIN)) return p;
+    void *q = pool_malloc(n);
+    if (!q) return NULL;
+    memcpy(q, p, n < capacity ? n : capacity);
+    pool_free_block(p);
+    return q;
 }
 
 /* Identifier texts the program binds or looks up by text, with their index by first use:
@@ -587,6 +661,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__canon(void) {
+    ts_set_allocator(pool_malloc, pool_calloc, pool_realloc, pool_free_block);
     if (PyType_Ready(&CanonicalizerType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
