@@ -8,7 +8,7 @@ TRL's GRPOTrainer (and RLOOTrainer, OnlineDPOTrainer, ...) calls every function 
 
 where `columns` are the dataset's other columns, one value per rollout. `CodeReward` reads
 `problem_id` (the column `codelog export --format grpo` writes; a verl file's `extra_info`
-works too), judges the whole batch over the judge's process pool (`judge_many`), and returns
+works too), judges the whole batch over the judge's process pool, and returns
 one float per completion: the recipe's reward for the verdict (accepted +1.0, wrong answer
 -0.1, time limit -0.5, ... in the default recipe). Every program runs in the sandbox with the
 problem's time limit and a wall timeout, so a completion that hangs, floods its output or
@@ -25,17 +25,23 @@ goes on. A completion in a fenced block is scored by the block's code (as `codel
 
 An infrastructure failure (the sandbox cannot start a program) raises: it says nothing about
 the completion, and a made-up reward would train on it.
+
+The pool (and each worker's warm interpreter, codelog.execution.zygote) is started by the
+first batch and kept for the next ones, as a trainer calls the reward every step; `close()`
+(or a `with` block, or garbage collection) stops it.
 """
 
 from __future__ import annotations
 
+import os
+import weakref
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError
 from codelog.execution.completions import clean_completion
-from codelog.execution.judge import JudgeOptions, Program, Skipped, judge_many
+from codelog.execution.judge import JudgeOptions, Program, Skipped, judge_stream, local_executor
 from codelog.execution.testcases import Problem, dataset_manifest, load_problems
 from codelog.recipe import Recipe, load_recipe, verdict_rewards
 
@@ -60,6 +66,19 @@ class CodeReward:
         self.rewards = dict(rewards)
         self.options = JudgeOptions(isolation=isolation, time_scale=time_scale)  # type: ignore[arg-type]
         self.workers = workers
+        self._pool = local_executor(workers or os.cpu_count() or 1)
+        # the workers die with this object, whoever forgets to close it
+        self._closer = weakref.finalize(self, self._pool.close)
+
+    def close(self) -> None:
+        """Stop the judging processes (a later call starts them again)."""
+        self._pool.close()
+
+    def __enter__(self) -> CodeReward:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     @classmethod
     def from_dataset(
@@ -101,9 +120,11 @@ class CodeReward:
                 )
             code = clean_completion(problem, completion_text(completion))
             programs.append(Program(f"rollout-{i}", pid, code, language=problem.language))
-        verdicts = judge_many(programs, self.problems, self.options, workers=self.workers)
+        judged = judge_stream(
+            programs, self.problems, self.options, self._pool, total=len(programs)
+        )
         scores = []
-        for verdict in verdicts:
+        for _, verdict in judged:
             if isinstance(verdict, Skipped):
                 raise CodelogError(
                     f"{verdict.problem_id}: a completion was not judged: {verdict.reason}"

@@ -161,3 +161,18 @@ def test_grpo_trainer_trains_two_steps_with_codelogs_reward(
         h["rewards/codelog/mean"] for h in trainer.state.log_history if "rewards/codelog/mean" in h
     ]
     assert logged == pytest.approx([sum(s) / len(s) for _, s in seen])
+
+
+def test_the_judging_processes_outlive_a_batch_and_stop_on_close(sample_dataset, canonical):
+    """A trainer calls the reward every step: the pool, and its warm interpreters, start once."""
+    import psutil
+
+    me = psutil.Process()
+    problem = sorted(canonical)[0]
+    with CodeReward.from_dataset(sample_dataset, workers=2) as reward:
+        before = {p.pid for p in me.children()}
+        assert reward([""], [canonical[problem]], problem_id=[problem]) == [1.0]
+        first = {p.pid for p in me.children()} - before
+        assert reward([""], ["print(0)\n"], problem_id=[problem]) == [-0.1]
+        assert first and first <= {p.pid for p in me.children()}
+    assert not first & {p.pid for p in me.children()}
