@@ -408,13 +408,24 @@ def train(
     come from the recipe's [train] section.
     """
     from codelog.publish.manifest import read_manifest
-    from codelog.recipe import load_recipe
+    from codelog.recipe import Recipe, load_recipe
+    from codelog.training.options import resolve_recipe
 
-    read_manifest(dataset_dir)  # not a dataset: say so at once, before torch is imported
+    # not a dataset, or an option that cannot work: say so at once, before torch is imported
+    manifest = read_manifest(dataset_dir)
+    overrides = {k: v for k, v in options.items() if v is not None}
+    built_with = manifest.get("recipe")
+    resolve_recipe(
+        load_recipe(recipe)
+        if recipe
+        else Recipe.from_dict(built_with, where=f"{dataset_dir}/manifest.json recipe")
+        if built_with
+        else load_recipe(),
+        overrides,
+    )
     from codelog.training.loop import train as run_train
     from codelog.training.report import print_summary
 
-    overrides = {k: v for k, v in options.items() if v is not None}
     out = out or Path("runs") / f"{dataset_dir.name}-{overrides.get('algo', 'rloo')}"
     # codelog-safe: where a run may write, and what it reads, checked before any model loads
     check_run_out(out, dataset_dir)

@@ -9,13 +9,13 @@ freely between a run and its resumption.
 from __future__ import annotations
 
 import dataclasses
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from codelog.errors import CodelogError, RecipeError
 from codelog.recipe import Recipe, Train
-from codelog.training.advantages import ADVANTAGES
 
 # [train] keys whose command-line flag is not --key-with-dashes
 _FLAGS = {"learning_rate": "--lr"}
@@ -49,6 +49,18 @@ class TrainOptions:
     max_steps_this_call: int | None = None  # stop early as if interrupted (tests use it)
 
 
+# The estimators codelog.training.advantages registers. Checked against the registry there by
+# tests/train/test_advantages.py; named here so that a wrong --algo fails before torch loads.
+BUILT_IN_ALGOS = ("exp", "grpo", "rloo", "sft")
+
+
+def known_algos() -> list[str]:
+    """The --algo values: the built-in estimators, and any a caller registered (registering
+    imports codelog.training.advantages; until then there is nothing else to list)."""
+    registry = sys.modules.get("codelog.training.advantages")
+    return sorted(registry.ADVANTAGES) if registry is not None else list(BUILT_IN_ALGOS)
+
+
 def resolve_recipe(recipe: Recipe, overrides: dict[str, Any]) -> Recipe:
     """The recipe with command-line overrides applied to [train], checked once here."""
     unknown = set(overrides) - {f.name for f in dataclasses.fields(Train)}
@@ -56,7 +68,7 @@ def resolve_recipe(recipe: Recipe, overrides: dict[str, Any]) -> Recipe:
         raise RecipeError(f"unknown training option(s) {sorted(unknown)}")
     t = dataclasses.replace(recipe.train, **overrides)
     problems = [  # (bad, the [train] keys it is about, why)
-        (t.algo not in ADVANTAGES, ("algo",), f"must be one of {sorted(ADVANTAGES)}"),
+        (t.algo not in known_algos(), ("algo",), f"must be one of {known_algos()}"),
         (t.group_size < 2, ("group_size",), "must be at least 2 (one correct, one incorrect)"),
         (t.max_length < 16, ("max_length",), "must be at least 16 tokens"),
         (t.token_reduction not in ("mean", "sum"), ("token_reduction",), "must be mean or sum"),

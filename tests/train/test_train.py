@@ -71,6 +71,29 @@ def test_bad_option_is_a_recipe_error_naming_the_option(synthetic, tmp_path, no_
         run(synthetic, tmp_path / "run", learning_rate=-1.0)
 
 
+def test_a_bad_option_fails_before_torch_is_imported(synthetic, tmp_path):
+    import subprocess
+    import sys
+
+    command = ["train", str(synthetic), "--algo", "ppo", "--out", str(tmp_path / "run")]
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "codelog.cli", *command],
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode != 0
+    assert "--algo ppo: must be one of ['exp', 'grpo', 'rloo', 'sft']" in out.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines()}
+    assert "codelog.training.options" in imported and "torch" not in imported
+
+
+def test_the_algos_named_before_torch_loads_are_the_registered_ones():
+    from codelog.training.options import BUILT_IN_ALGOS
+
+    registered = {name for name in ADVANTAGES if not name.startswith("test-")}
+    assert set(BUILT_IN_ALGOS) == registered
+
+
 def test_a_bad_recipe_value_names_the_recipe_key(tmp_path):
     from codelog.recipe import load_recipe
     from codelog.training.options import resolve_recipe
