@@ -732,48 +732,32 @@ def run(
     Returns the run and the contents of the files named in `collect` that the program left in
     its directory (how a compiler hands back its output)."""
     stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
-    report_r, report_w = os.pipe() if exec_helper() is not None else (None, None)
-    try:
-        with sandboxed(
-            argv,
-            limits,
-            files=files,
-            executables=executables,
-            readable=readable,
-            collect=collect,
-            report_fd=report_w,
-        ) as box:
-            try:
-                result = _execute(
-                    box.argv,
-                    stdin_bytes,
-                    limits,
-                    box.rundir,
-                    box.uid,
-                    pass_fds=(report_w,) if report_w is not None else (),
-                )
-            finally:
-                if report_w is not None:
-                    os.close(report_w)
-                    report_w = None
-                # setpriv's uid change clears the parent-death signal, so a killed wrapper may
-                # leave the program running: every process of its uid is killed here.
-                survivors = _settle(box.uid) if box.uid is not None else 0
-            report = _read_report(report_r) if report_r is not None else None
-            if report is not None:  # the program's own figures, not its wrappers'
-                _, cpu_ms, rss_kb = report
-                result = replace(
-                    result,
-                    cpu_ms=cpu_ms,
-                    memory_kb=rss_kb,
-                    timed_out=result.timed_out or cpu_ms > limits.time_ms,
-                )
-            outputs = _collected(box.rundir, collect)
-            return replace(result, survivors=survivors, isolation=box.isolation), outputs
-    finally:
-        for fd in (report_r, report_w):
-            if fd is not None:
-                os.close(fd)
+    with sandboxed(
+        argv,
+        limits,
+        files=files,
+        executables=executables,
+        readable=readable,
+        collect=collect,
+        own_usage=True,
+    ) as box:
+        try:
+            result = _execute(box.argv, stdin_bytes, limits, box.rundir, box.uid, box.pass_fds)
+        finally:
+            # setpriv's uid change clears the parent-death signal, so a killed wrapper may
+            # leave the program running: every process of its uid is killed here.
+            survivors = _settle(box.uid) if box.uid is not None else 0
+        usage = box.usage()
+        if usage is not None:  # the program's own figures, not its wrappers'
+            _, cpu_ms, rss_kb = usage
+            result = replace(
+                result,
+                cpu_ms=cpu_ms,
+                memory_kb=rss_kb,
+                timed_out=result.timed_out or cpu_ms > limits.time_ms,
+            )
+        outputs = _collected(box.rundir, collect)
+        return replace(result, survivors=survivors, isolation=box.isolation), outputs
 
 
 def _collected(rundir: str, collect: Sequence[str]) -> dict[str, bytes]:
@@ -796,6 +780,13 @@ class Box:
     rundir: str
     uid: int | None
     isolation: Isolation
+    # the exec helper's report pipe (`sandboxed(own_usage=True)`): the run gets the write end
+    report_pipe: tuple[int, int] | None = None
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """The descriptors the run must inherit besides its streams."""
+        return (self.report_pipe[1],) if self.report_pipe is not None else ()
 
     def popen(self, **streams: Any) -> subprocess.Popen:
         """Start the run (stdin, stdout, stderr as given), in a session of its own."""
@@ -805,8 +796,15 @@ class Box:
             env=_environment(self.rundir),
             start_new_session=True,
             close_fds=True,
+            pass_fds=self.pass_fds,
             **streams,
         )
+
+    def usage(self) -> tuple[int, int, int] | None:
+        """Once the run has been reaped: (wait status, CPU ms, peak RSS KB) of the program
+        itself, from the exec helper; None without one, or if it was killed before reporting
+        (a wall-clock kill takes every process of the uid, the helper too)."""
+        return _read_report(self.report_pipe[0]) if self.report_pipe is not None else None
 
 
 @contextlib.contextmanager
@@ -818,18 +816,20 @@ def sandboxed(
     executables: Mapping[str, str | Path] | None = None,
     readable: Sequence[str] = (),
     collect: Sequence[str] = (),
-    report_fd: int | None = None,
+    own_usage: bool = False,
 ) -> Iterator[Box]:
     """A fresh run directory holding `files` and `executables`, and the command line that runs
     `argv` there under `limits`; on leaving, every process of the run's uid is killed and the
     directory removed (`run` is this plus one program's I/O; the function-problem harness runs
-    two boxes at once). With `report_fd` (a pipe's write end, and the exec helper built), the
-    program runs under the helper, which writes its own peak memory and CPU time there."""
-    if report_fd is not None:
-        executables = {**(executables or {}), EXEC_HELPER_NAME: exec_helper()}
+    two boxes at once). With `own_usage` (and the exec helper built), the program runs under
+    the helper, which reports its own wait status, CPU time and peak memory (`Box.usage`)."""
+    helper = exec_helper() if own_usage else None
+    if helper is not None:
+        executables = {**(executables or {}), EXEC_HELPER_NAME: helper}
     mode = resolve_isolation(limits.isolation, readable)
     uid = _sandbox_uid() if mode.drop_uid else None
     rundir = tempfile.mkdtemp(prefix="run-", dir=scratch_dir())
+    pipe = os.pipe() if helper is not None else None
     try:
         for name, data in (files or {}).items():
             with open(os.path.join(rundir, name), "wb") as f:
@@ -855,18 +855,20 @@ def sandboxed(
         if uid is not None:
             wrapper += _setpriv(_tool("setpriv"), uid)
         program = [os.path.join(rundir, argv[0][2:]) if argv[0].startswith("./") else argv[0]]
-        if report_fd is not None:
+        if pipe is not None:
             # The helper execs by path (no PATH search); inside bwrap the run directory's
             # parents may not be traversable by the sandbox uid: "./" from its cwd always is.
             program[0] = argv[0] if argv[0].startswith("./") else shutil.which(argv[0]) or argv[0]
-            wrapper += [f"./{EXEC_HELPER_NAME}", str(report_fd)]
+            wrapper += [f"./{EXEC_HELPER_NAME}", str(pipe[1])]
         iso = replace(mode.isolation, uid=uid, processes=nproc)
         try:
-            yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso)
+            yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso, pipe)
         finally:
             if uid is not None:
                 kill_uid(uid)
     finally:
+        for fd in pipe or ():
+            os.close(fd)
         shutil.rmtree(rundir, ignore_errors=True)
 
 
