@@ -576,12 +576,12 @@ def _settle(uid: int, grace_s: float = 1.0) -> int:
 
 # -------------------------------------------------------------------- the program's own usage
 
-# The last wrapper before the program: forks it, waits, and writes the program's own wait status,
-# CPU time and peak RSS to a pipe only it holds (closed in the program before exec). The
-# wrappers before it were forked from the Python worker, and a forked process's peak RSS starts
-# at its parent's (Linux keeps the old mm's high-water mark across exec): rusage of the outer
-# process reads ~150 MB for a C program that uses 1. The program is forked from this helper,
-# whose own peak is a few hundred KB.
+# The last wrapper before the program (but for setpriv, which execs it): forks it, waits, and
+# writes the program's own wait status, CPU time and peak RSS to a pipe only it holds (closed in
+# the program before exec). The wrappers before it were forked from the Python worker, and a
+# forked process's peak RSS starts at its parent's (Linux keeps the old mm's high-water mark
+# across exec): rusage of the outer process reads ~150 MB for a C program that uses 1. The
+# program is forked from this helper, whose own peak is a few hundred KB.
 _EXEC_HELPER_C = r"""
 #include <errno.h>
 #include <stdio.h>
@@ -852,14 +852,16 @@ def sandboxed(
         # processes without one: there it is left out (Isolation says so).
         nproc = uid is not None or (not _is_root() and mode.isolation.mode != "rlimits")
         wrapper += _prlimit_argv(limits, nproc)
-        if uid is not None:
-            wrapper += _setpriv(_tool("setpriv"), uid)
         program = [os.path.join(rundir, argv[0][2:]) if argv[0].startswith("./") else argv[0]]
         if pipe is not None:
             # The helper execs by path (no PATH search); inside bwrap the run directory's
             # parents may not be traversable by the sandbox uid: "./" from its cwd always is.
             program[0] = argv[0] if argv[0].startswith("./") else shutil.which(argv[0]) or argv[0]
+            # Before the uid switch: the program cannot kill the helper to lose its own
+            # figures, and a wall-clock kill (every process of the uid) leaves it to report.
             wrapper += [f"./{EXEC_HELPER_NAME}", str(pipe[1])]
+        if uid is not None:
+            wrapper += _setpriv(_tool("setpriv"), uid)
         iso = replace(mode.isolation, uid=uid, processes=nproc)
         try:
             yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso, pipe)

