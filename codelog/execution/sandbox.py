@@ -43,7 +43,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -899,43 +899,20 @@ def _execute(
         )
     assert proc.stdout is not None and proc.stderr is not None
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
-    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
-    sizes = dict.fromkeys(chunks, 0)
-    timed_out = exceeded = False
     deadline = start + limits.wall_s
-    cap = limits.output_bytes
     status = None
+
+    def exited() -> bool:
+        nonlocal status
+        got = os.wait4(proc.pid, os.WNOHANG)
+        if got[0] == proc.pid:
+            status = got
+        return status is not None
+
     try:
-        with selectors.DefaultSelector() as selector:
-            selector.register(out_fd, selectors.EVENT_READ)
-            selector.register(err_fd, selectors.EVENT_READ)
-            open_streams = 2
-            while open_streams and not (exceeded and not limits.run_past_output_cap):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    timed_out = True
-                    break
-                events = selector.select(min(remaining, 0.05))
-                if not events:
-                    # Quiet pipes: a process that escaped the group may hold them open after
-                    # the program has exited (no PID namespace). The program's exit decides.
-                    got = os.wait4(proc.pid, os.WNOHANG)
-                    if got[0] == proc.pid:
-                        status = got
-                        break
-                    continue
-                for key, _ in events:
-                    data = os.read(key.fd, _READ_CHUNK)
-                    if not data:
-                        selector.unregister(key.fd)
-                        open_streams -= 1
-                        continue
-                    if sizes[key.fd] <= cap:
-                        chunks[key.fd].append(data)
-                    sizes[key.fd] += len(data)
-                    if sizes[key.fd] > cap:
-                        exceeded = True
-        if status is None and not (timed_out or (exceeded and not limits.run_past_output_cap)):
+        output = pump((out_fd, err_fd), limits, deadline, stop=exited)
+        timed_out, exceeded = output.timed_out, output.exceeded
+        if status is None and not output.stopped:
             status = _wait(proc.pid, deadline)  # pipes closed; the program may still run
             timed_out = status is None
         if status is None:
@@ -954,13 +931,13 @@ def _execute(
     _, wait_status, usage = status
     proc.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
     cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
-    killed = timed_out or (exceeded and not limits.run_past_output_cap)
+    killed = timed_out or output.stopped
     if cpu_ms > limits.time_ms:
         timed_out = True
     return Run(
         exit_code=None if killed else proc.returncode,
-        stdout=b"".join(chunks[out_fd])[: cap + 1],
-        stderr=b"".join(chunks[err_fd])[: cap + 1],
+        stdout=output.data(out_fd),
+        stderr=output.data(err_fd),
         cpu_ms=cpu_ms,
         wall_ms=wall_ms,
         memory_kb=int(usage.ru_maxrss),
@@ -969,6 +946,75 @@ def _execute(
         survivors=0,
         isolation=Isolation("rlimits", False, False, False, None),
     )
+
+
+@dataclass
+class Output:
+    """What `pump` read of a run's streams, and why it stopped reading."""
+
+    chunks: dict[int, list[bytes]]
+    cap: int
+    timed_out: bool = False  # past the deadline
+    exceeded: bool = False  # a stream went past the cap
+    stopped: bool = False  # the run is to be killed: past the deadline, or past the cap
+
+    def data(self, fd: int) -> bytes:
+        """What `fd` gave, up to one byte past the cap (the mark of an output limit)."""
+        return b"".join(self.chunks[fd])[: self.cap + 1]
+
+
+def pump(
+    streams: Sequence[int],
+    limits: Limits,
+    deadline: float,
+    *,
+    done: int | None = None,
+    stop: Callable[[], bool] = lambda: False,
+) -> Output:
+    """Read a run's output `streams` until every one is closed, keeping `limits.output_bytes`
+    + 1 bytes of each; past the deadline or past that cap (unless the run may go on past it,
+    `run_past_output_cap`: then it reads on, discarding), it stops at once.
+
+    The run's end: with `done` (an fd readable once the run has ended: a warm run's report),
+    reading goes on until it has been readable too, and `stop()` is asked then. Without it,
+    `stop()` is asked whenever the streams are quiet: a process that escaped the run (no PID
+    namespace) may hold them open after the run is over. `stop()` True ends the reading."""
+    output = Output({fd: [] for fd in streams}, limits.output_bytes)
+    sizes = dict.fromkeys(streams, 0)
+    with selectors.DefaultSelector() as selector:
+        for fd in (*streams, *([done] if done is not None else [])):
+            selector.register(fd, selectors.EVENT_READ)
+        open_streams = len(streams)
+        while open_streams or done is not None:
+            if output.exceeded and not limits.run_past_output_cap:
+                break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                output.timed_out = True
+                break
+            events = selector.select(min(remaining, 0.05))
+            if not events and done is None and stop():
+                break
+            if any(key.fd == done for key, _ in events):
+                selector.unregister(done)
+                done = None
+                if stop():
+                    break
+            for key, _ in events:
+                if key.fd not in output.chunks:
+                    continue
+                data = os.read(key.fd, _READ_CHUNK)
+                if not data:
+                    selector.unregister(key.fd)
+                    open_streams -= 1
+                    continue
+                if sizes[key.fd] <= output.cap:
+                    output.chunks[key.fd].append(data)
+                sizes[key.fd] += len(data)
+                if sizes[key.fd] > output.cap:
+                    output.exceeded = True
+    output.stopped = output.timed_out or (output.exceeded and not limits.run_past_output_cap)
+    return output
 
 
 def _wait(pid: int, deadline: float) -> tuple[int, int, resource.struct_rusage] | None:

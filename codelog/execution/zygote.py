@@ -647,7 +647,7 @@ def run(
 ) -> tuple[sandbox.Run | None, str]:
     """`sandbox.run` for a `python -c` program, forked from a warm zygote: (the run, "") or
     (None, why not warm), and then the caller runs it cold. Same limits, same output cap and
-    wall clock (`sandbox._execute`'s), same `Run`; memory and CPU are the forked program's own."""
+    wall clock (`sandbox.pump`), same `Run`; memory and CPU are the forked program's own."""
     box, why = available(argv, readable, limits)
     if box is None:
         return None, why
@@ -660,45 +660,23 @@ def run(
     if proc is None:
         return None, "the warm zygote is gone"
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()  # type: ignore[attr-defined]
-    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
-    sizes = dict.fromkeys(chunks, 0)
-    timed_out = exceeded = False
-    deadline = start + limits.wall_s
-    cap = limits.output_bytes
-    report = None
+
+    gone = False
+
+    def lost() -> bool:
+        nonlocal gone
+        gone = proc.wait(time.monotonic() + _KILL_GRACE_S) is None
+        return gone
+
     try:
-        with contextlib.ExitStack() as stack:
-            poller = select.epoll()
-            stack.callback(poller.close)
-            for fd in (out_fd, err_fd, proc.fileno()):
-                poller.register(fd, select.EPOLLIN)
-            open_streams = 2
-            # until both streams are closed and the report is in: the report comes after the
-            # zygote has killed everything that could still hold a stream
-            while open_streams or report is None:
-                if exceeded and not limits.run_past_output_cap:
-                    break
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    timed_out = True
-                    break
-                for fd, _ in poller.poll(min(remaining, 0.5)):
-                    if fd == proc.fileno():
-                        poller.unregister(fd)
-                        report = proc.wait(time.monotonic() + _KILL_GRACE_S)
-                        if report is None:
-                            return None, "the warm zygote stopped answering"
-                        continue
-                    data = os.read(fd, sandbox._READ_CHUNK)
-                    if not data:
-                        poller.unregister(fd)
-                        open_streams -= 1
-                        continue
-                    if sizes[fd] <= cap:
-                        chunks[fd].append(data)
-                    sizes[fd] += len(data)
-                    if sizes[fd] > cap:
-                        exceeded = True
+        # until both streams are closed and the report is in: the report comes after the
+        # zygote has killed everything that could still hold a stream
+        output = sandbox.pump(
+            (out_fd, err_fd), limits, start + limits.wall_s, done=proc.fileno(), stop=lost
+        )
+        if gone:
+            return None, "the warm zygote stopped answering"
+        report = proc.report
         if report is None:
             report = proc.kill()
             if report is None:
@@ -707,7 +685,8 @@ def run(
         proc.stdout.close()  # type: ignore[attr-defined]
         proc.stderr.close()  # type: ignore[attr-defined]
     wall_ms = int((time.monotonic() - start) * 1000)
-    killed = timed_out or (exceeded and not limits.run_past_output_cap) or report["killed"]
+    timed_out = output.timed_out
+    killed = output.stopped or report["killed"]
     cpu_ms = int(report["cpu_ms"])
     if cpu_ms > limits.time_ms:
         timed_out = True
@@ -715,13 +694,13 @@ def run(
     return (
         sandbox.Run(
             exit_code=None if killed else os.waitstatus_to_exitcode(status),
-            stdout=b"".join(chunks[out_fd])[: cap + 1],
-            stderr=b"".join(chunks[err_fd])[: cap + 1],
+            stdout=output.data(out_fd),
+            stderr=output.data(err_fd),
             cpu_ms=cpu_ms,
             wall_ms=wall_ms,
             memory_kb=int(report["rss_kb"]),
             timed_out=timed_out,
-            output_exceeded=exceeded and not timed_out,
+            output_exceeded=output.exceeded and not timed_out,
             survivors=int(report["left"]),
             isolation=box.isolation,
         ),
