@@ -381,17 +381,9 @@ class _Cold:
         box = self.box
         _close(proc.stdout)  # a process still writing answers gets EPIPE instead of blocking
         status = None if (timed_out or exceeded) else sandbox._wait(proc.pid, deadline)
+        killed = status is None
         if status is None:
-            if box.uid is not None:
-                sandbox.kill_uid(box.uid)
-                status = sandbox._wait(proc.pid, time.monotonic() + 1.0)
-            if status is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                status = os.wait4(proc.pid, 0)
-            killed = True
-        else:
-            killed = False
+            status = sandbox._kill(proc.pid, box.uid)
         _, wait_status, usage = status
         proc.returncode = os.waitstatus_to_exitcode(wait_status)
         own = box.usage()

@@ -916,14 +916,7 @@ def _execute(
             status = _wait(proc.pid, deadline)  # pipes closed; the program may still run
             timed_out = status is None
         if status is None:
-            if uid is not None:
-                # The program first: its wrapper then reaps it and reports its CPU time.
-                kill_uid(uid)
-                status = _wait(proc.pid, time.monotonic() + 1.0)
-            if status is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                status = os.wait4(proc.pid, 0)
+            status = _kill(proc.pid, uid)
     finally:
         proc.stdout.close()
         proc.stderr.close()
@@ -1015,6 +1008,19 @@ def pump(
                     output.exceeded = True
     output.stopped = output.timed_out or (output.exceeded and not limits.run_past_output_cap)
     return output
+
+
+def _kill(pid: int, uid: int | None) -> tuple[int, int, resource.struct_rusage]:
+    """Kill a run still going and reap its outermost wrapper, `pid`: the wait4 result."""
+    if uid is not None:
+        # The program first: the exec helper then reaps it and reports its figures.
+        kill_uid(uid)
+        status = _wait(pid, time.monotonic() + 1.0)
+        if status is not None:
+            return status
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    return os.wait4(pid, 0)
 
 
 def _wait(pid: int, deadline: float) -> tuple[int, int, resource.struct_rusage] | None:
