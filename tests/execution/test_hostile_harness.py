@@ -16,6 +16,7 @@ import pytest
 from codelog.execution.harness import ENCODING, called_names
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase, jsonl_problems
+from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT
 
 SQUARE = Problem(
     "square",
@@ -130,17 +131,7 @@ def test_a_candidate_that_kills_its_parent_is_still_timed(start: str) -> None:
         pytest.skip("a warm candidate's parent is its zygote: test_warm's attacks on it")
     # a cold candidate's CPU time comes from the exec helper, its parent: killed, it would
     # report nothing, and the wrappers' 2 ms of CPU would stand
-    code = (
-        "    return x * x\n"
-        "import os, signal, time\n"
-        "t = time.process_time()\n"
-        "while time.process_time() - t < 0.6:\n"
-        "    pass\n"
-        "try:\n"
-        "    os.kill(os.getppid(), signal.SIGKILL)\n"
-        "except OSError:\n"
-        "    pass\n"
-    )
+    code = "    return x * x\n" + BURNS_THEN_KILLS_ITS_PARENT
     assert judged(code, replace(SQUARE, time_limit_ms=300)) == "Time Limit Exceeded"
 
 

@@ -15,6 +15,7 @@ import pytest
 from codelog.execution import sandbox, zygote
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
+from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT
 
 FAST = Problem("hostile", (TestCase("t", "", "ok\n"),), time_limit_ms=300, memory_limit_kb=262_144)
 
@@ -112,17 +113,7 @@ def test_killing_its_parent_does_not_hide_a_programs_cpu_time(start: str) -> Non
         pytest.skip("a warm run's parent is its zygote: test_warm's attacks on it")
     # a cold run's figures come from the exec helper, its parent: killed, it would report
     # nothing, and the wrappers' 2 ms of CPU would stand
-    code = (
-        "import os, signal, time\n"
-        "t = time.process_time()\n"
-        "while time.process_time() - t < 0.6:\n"
-        "    pass\n"
-        "try:\n"
-        "    os.kill(os.getppid(), signal.SIGKILL)\n"
-        "except OSError:\n"
-        "    pass\n"
-        "print('ok')\n"
-    )
+    code = BURNS_THEN_KILLS_ITS_PARENT + "print('ok')\n"
     assert judge(code).status == "Time Limit Exceeded"
 
 
