@@ -341,7 +341,9 @@ def check_function(
         elif cwarm is not None:
             zygote.release(cwarm)
     with (
-        sandbox.sandboxed(candidate_argv, limits, files=cfiles, readable=runner.readable) as cbox,
+        sandbox.sandboxed(
+            candidate_argv, limits, files=cfiles, readable=runner.readable, own_usage=True
+        ) as cbox,
         sandbox.sandboxed(
             checker_argv, checker_limits, files=kfiles, readable=runner.readable
         ) as kbox,
@@ -379,30 +381,29 @@ class _Cold:
         box = self.box
         _close(proc.stdout)  # a process still writing answers gets EPIPE instead of blocking
         status = None if (timed_out or exceeded) else sandbox._wait(proc.pid, deadline)
+        killed = status is None
         if status is None:
-            if box.uid is not None:
-                sandbox.kill_uid(box.uid)
-                status = sandbox._wait(proc.pid, time.monotonic() + 1.0)
-            if status is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                status = os.wait4(proc.pid, 0)
-            killed = True
-        else:
-            killed = False
+            status = sandbox._kill(proc.pid, box.uid)
         _, wait_status, usage = status
         proc.returncode = os.waitstatus_to_exitcode(wait_status)
-        cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
-        # This rusage is the wrappers' (bwrap, setpriv), not the candidate's: on an idle core
-        # the CPU rlimit ends an endless loop (SIGXCPU; bwrap exits 128 + the signal) before
-        # the wall clock does, and only the signal says it was a time limit.
-        if proc.returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
-            timed_out = True
+        own = box.usage()
+        if own is not None:  # the candidate's own figures, as a warm run's zygote reports them
+            code = os.waitstatus_to_exitcode(own[0])
+            cpu_ms, rss_kb = own[1], own[2]
+        else:
+            code = proc.returncode
+            cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
+            rss_kb = int(usage.ru_maxrss)
+            # No exec helper (no C compiler), or it was killed: this rusage is the wrappers',
+            # and when the CPU rlimit ended the program (SIGXCPU; the wrappers exit 128 + the
+            # signal), only the signal says it was a time limit.
+            if code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+                timed_out = True
         return _described(
-            proc.returncode,
+            code,
             killed,
             cpu_ms,
-            int(usage.ru_maxrss),
+            rss_kb,
             limits,
             stderr,
             start,

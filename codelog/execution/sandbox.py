@@ -43,7 +43,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -286,7 +286,8 @@ def _bwrap_argv(
         # namespace's PID 1: when it dies, with the program or with the judge, every process in
         # the namespace dies too. (Not --as-pid-1: a namespace's init ignores the parent-death
         # signal its setpriv'd program sets, so a killed judge would leave it running.) The
-        # init reaps the program and bwrap the init, so wait4 sees the program's CPU time.
+        # wait4 of bwrap does not see the program's CPU time (2 ms, whatever ran): the exec
+        # helper reports it.
         "--die-with-parent",
         "--new-session",
         "--unshare-pid",
@@ -576,12 +577,12 @@ def _settle(uid: int, grace_s: float = 1.0) -> int:
 
 # -------------------------------------------------------------------- the program's own usage
 
-# The last wrapper before the program: forks it, waits, and writes the program's own wait status,
-# CPU time and peak RSS to a pipe only it holds (closed in the program before exec). The
-# wrappers before it were forked from the Python worker, and a forked process's peak RSS starts
-# at its parent's (Linux keeps the old mm's high-water mark across exec): rusage of the outer
-# process reads ~150 MB for a C program that uses 1. The program is forked from this helper,
-# whose own peak is a few hundred KB.
+# The last wrapper before the program (but for setpriv, which execs it): forks it, waits, and
+# writes the program's own wait status, CPU time and peak RSS to a pipe only it holds (closed in
+# the program before exec). The wrappers before it were forked from the Python worker, and a
+# forked process's peak RSS starts at its parent's (Linux keeps the old mm's high-water mark
+# across exec): rusage of the outer process reads ~150 MB for a C program that uses 1. The
+# program is forked from this helper, whose own peak is a few hundred KB.
 _EXEC_HELPER_C = r"""
 #include <errno.h>
 #include <stdio.h>
@@ -732,48 +733,32 @@ def run(
     Returns the run and the contents of the files named in `collect` that the program left in
     its directory (how a compiler hands back its output)."""
     stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
-    report_r, report_w = os.pipe() if exec_helper() is not None else (None, None)
-    try:
-        with sandboxed(
-            argv,
-            limits,
-            files=files,
-            executables=executables,
-            readable=readable,
-            collect=collect,
-            report_fd=report_w,
-        ) as box:
-            try:
-                result = _execute(
-                    box.argv,
-                    stdin_bytes,
-                    limits,
-                    box.rundir,
-                    box.uid,
-                    pass_fds=(report_w,) if report_w is not None else (),
-                )
-            finally:
-                if report_w is not None:
-                    os.close(report_w)
-                    report_w = None
-                # setpriv's uid change clears the parent-death signal, so a killed wrapper may
-                # leave the program running: every process of its uid is killed here.
-                survivors = _settle(box.uid) if box.uid is not None else 0
-            report = _read_report(report_r) if report_r is not None else None
-            if report is not None:  # the program's own figures, not its wrappers'
-                _, cpu_ms, rss_kb = report
-                result = replace(
-                    result,
-                    cpu_ms=cpu_ms,
-                    memory_kb=rss_kb,
-                    timed_out=result.timed_out or cpu_ms > limits.time_ms,
-                )
-            outputs = _collected(box.rundir, collect)
-            return replace(result, survivors=survivors, isolation=box.isolation), outputs
-    finally:
-        for fd in (report_r, report_w):
-            if fd is not None:
-                os.close(fd)
+    with sandboxed(
+        argv,
+        limits,
+        files=files,
+        executables=executables,
+        readable=readable,
+        collect=collect,
+        own_usage=True,
+    ) as box:
+        try:
+            result = _execute(box.argv, stdin_bytes, limits, box.rundir, box.uid, box.pass_fds)
+        finally:
+            # setpriv's uid change clears the parent-death signal, so a killed wrapper may
+            # leave the program running: every process of its uid is killed here.
+            survivors = _settle(box.uid) if box.uid is not None else 0
+        usage = box.usage()
+        if usage is not None:  # the program's own figures, not its wrappers'
+            _, cpu_ms, rss_kb = usage
+            result = replace(
+                result,
+                cpu_ms=cpu_ms,
+                memory_kb=rss_kb,
+                timed_out=result.timed_out or cpu_ms > limits.time_ms,
+            )
+        outputs = _collected(box.rundir, collect)
+        return replace(result, survivors=survivors, isolation=box.isolation), outputs
 
 
 def _collected(rundir: str, collect: Sequence[str]) -> dict[str, bytes]:
@@ -796,6 +781,13 @@ class Box:
     rundir: str
     uid: int | None
     isolation: Isolation
+    # the exec helper's report pipe (`sandboxed(own_usage=True)`): the run gets the write end
+    report_pipe: tuple[int, int] | None = None
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        """The descriptors the run must inherit besides its streams."""
+        return (self.report_pipe[1],) if self.report_pipe is not None else ()
 
     def popen(self, **streams: Any) -> subprocess.Popen:
         """Start the run (stdin, stdout, stderr as given), in a session of its own."""
@@ -805,8 +797,15 @@ class Box:
             env=_environment(self.rundir),
             start_new_session=True,
             close_fds=True,
+            pass_fds=self.pass_fds,
             **streams,
         )
+
+    def usage(self) -> tuple[int, int, int] | None:
+        """Once the run has been reaped: (wait status, CPU ms, peak RSS KB) of the program
+        itself, from the exec helper; None without one, or if it was killed before reporting
+        (a wall-clock kill takes every process of the uid, the helper too)."""
+        return _read_report(self.report_pipe[0]) if self.report_pipe is not None else None
 
 
 @contextlib.contextmanager
@@ -818,18 +817,20 @@ def sandboxed(
     executables: Mapping[str, str | Path] | None = None,
     readable: Sequence[str] = (),
     collect: Sequence[str] = (),
-    report_fd: int | None = None,
+    own_usage: bool = False,
 ) -> Iterator[Box]:
     """A fresh run directory holding `files` and `executables`, and the command line that runs
     `argv` there under `limits`; on leaving, every process of the run's uid is killed and the
     directory removed (`run` is this plus one program's I/O; the function-problem harness runs
-    two boxes at once). With `report_fd` (a pipe's write end, and the exec helper built), the
-    program runs under the helper, which writes its own peak memory and CPU time there."""
-    if report_fd is not None:
-        executables = {**(executables or {}), EXEC_HELPER_NAME: exec_helper()}
+    two boxes at once). With `own_usage` (and the exec helper built), the program runs under
+    the helper, which reports its own wait status, CPU time and peak memory (`Box.usage`)."""
+    helper = exec_helper() if own_usage else None
+    if helper is not None:
+        executables = {**(executables or {}), EXEC_HELPER_NAME: helper}
     mode = resolve_isolation(limits.isolation, readable)
     uid = _sandbox_uid() if mode.drop_uid else None
     rundir = tempfile.mkdtemp(prefix="run-", dir=scratch_dir())
+    pipe = os.pipe() if helper is not None else None
     try:
         for name, data in (files or {}).items():
             with open(os.path.join(rundir, name), "wb") as f:
@@ -852,21 +853,25 @@ def sandboxed(
         # processes without one: there it is left out (Isolation says so).
         nproc = uid is not None or (not _is_root() and mode.isolation.mode != "rlimits")
         wrapper += _prlimit_argv(limits, nproc)
-        if uid is not None:
-            wrapper += _setpriv(_tool("setpriv"), uid)
         program = [os.path.join(rundir, argv[0][2:]) if argv[0].startswith("./") else argv[0]]
-        if report_fd is not None:
+        if pipe is not None:
             # The helper execs by path (no PATH search); inside bwrap the run directory's
             # parents may not be traversable by the sandbox uid: "./" from its cwd always is.
             program[0] = argv[0] if argv[0].startswith("./") else shutil.which(argv[0]) or argv[0]
-            wrapper += [f"./{EXEC_HELPER_NAME}", str(report_fd)]
+            # Before the uid switch: the program cannot kill the helper to lose its own
+            # figures, and a wall-clock kill (every process of the uid) leaves it to report.
+            wrapper += [f"./{EXEC_HELPER_NAME}", str(pipe[1])]
+        if uid is not None:
+            wrapper += _setpriv(_tool("setpriv"), uid)
         iso = replace(mode.isolation, uid=uid, processes=nproc)
         try:
-            yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso)
+            yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso, pipe)
         finally:
             if uid is not None:
                 kill_uid(uid)
     finally:
+        for fd in pipe or ():
+            os.close(fd)
         shutil.rmtree(rundir, ignore_errors=True)
 
 
@@ -895,54 +900,24 @@ def _execute(
         )
     assert proc.stdout is not None and proc.stderr is not None
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()
-    chunks: dict[int, list[bytes]] = {out_fd: [], err_fd: []}
-    sizes = dict.fromkeys(chunks, 0)
-    timed_out = exceeded = False
     deadline = start + limits.wall_s
-    cap = limits.output_bytes
     status = None
+
+    def exited() -> bool:
+        nonlocal status
+        got = os.wait4(proc.pid, os.WNOHANG)
+        if got[0] == proc.pid:
+            status = got
+        return status is not None
+
     try:
-        with selectors.DefaultSelector() as selector:
-            selector.register(out_fd, selectors.EVENT_READ)
-            selector.register(err_fd, selectors.EVENT_READ)
-            open_streams = 2
-            while open_streams and not (exceeded and not limits.run_past_output_cap):
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    timed_out = True
-                    break
-                events = selector.select(min(remaining, 0.05))
-                if not events:
-                    # Quiet pipes: a process that escaped the group may hold them open after
-                    # the program has exited (no PID namespace). The program's exit decides.
-                    got = os.wait4(proc.pid, os.WNOHANG)
-                    if got[0] == proc.pid:
-                        status = got
-                        break
-                    continue
-                for key, _ in events:
-                    data = os.read(key.fd, _READ_CHUNK)
-                    if not data:
-                        selector.unregister(key.fd)
-                        open_streams -= 1
-                        continue
-                    if sizes[key.fd] <= cap:
-                        chunks[key.fd].append(data)
-                    sizes[key.fd] += len(data)
-                    if sizes[key.fd] > cap:
-                        exceeded = True
-        if status is None and not (timed_out or (exceeded and not limits.run_past_output_cap)):
+        output = pump((out_fd, err_fd), limits, deadline, stop=exited)
+        timed_out, exceeded = output.timed_out, output.exceeded
+        if status is None and not output.stopped:
             status = _wait(proc.pid, deadline)  # pipes closed; the program may still run
             timed_out = status is None
         if status is None:
-            if uid is not None:
-                # The program first: its wrapper then reaps it and reports its CPU time.
-                kill_uid(uid)
-                status = _wait(proc.pid, time.monotonic() + 1.0)
-            if status is None:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                status = os.wait4(proc.pid, 0)
+            status = _kill(proc.pid, uid)
     finally:
         proc.stdout.close()
         proc.stderr.close()
@@ -950,13 +925,13 @@ def _execute(
     _, wait_status, usage = status
     proc.returncode = os.waitstatus_to_exitcode(wait_status)  # Popen must not wait again
     cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
-    killed = timed_out or (exceeded and not limits.run_past_output_cap)
+    killed = timed_out or output.stopped
     if cpu_ms > limits.time_ms:
         timed_out = True
     return Run(
         exit_code=None if killed else proc.returncode,
-        stdout=b"".join(chunks[out_fd])[: cap + 1],
-        stderr=b"".join(chunks[err_fd])[: cap + 1],
+        stdout=output.data(out_fd),
+        stderr=output.data(err_fd),
         cpu_ms=cpu_ms,
         wall_ms=wall_ms,
         memory_kb=int(usage.ru_maxrss),
@@ -965,6 +940,88 @@ def _execute(
         survivors=0,
         isolation=Isolation("rlimits", False, False, False, None),
     )
+
+
+@dataclass
+class Output:
+    """What `pump` read of a run's streams, and why it stopped reading."""
+
+    chunks: dict[int, list[bytes]]
+    cap: int
+    timed_out: bool = False  # past the deadline
+    exceeded: bool = False  # a stream went past the cap
+    stopped: bool = False  # the run is to be killed: past the deadline, or past the cap
+
+    def data(self, fd: int) -> bytes:
+        """What `fd` gave, up to one byte past the cap (the mark of an output limit)."""
+        return b"".join(self.chunks[fd])[: self.cap + 1]
+
+
+def pump(
+    streams: Sequence[int],
+    limits: Limits,
+    deadline: float,
+    *,
+    done: int | None = None,
+    stop: Callable[[], bool] = lambda: False,
+) -> Output:
+    """Read a run's output `streams` until every one is closed, keeping `limits.output_bytes`
+    + 1 bytes of each; past the deadline or past that cap (unless the run may go on past it,
+    `run_past_output_cap`: then it reads on, discarding), it stops at once.
+
+    The run's end: with `done` (an fd readable once the run has ended: a warm run's report),
+    reading goes on until it has been readable too, and `stop()` is asked then. Without it,
+    `stop()` is asked whenever the streams are quiet: a process that escaped the run (no PID
+    namespace) may hold them open after the run is over. `stop()` True ends the reading."""
+    output = Output({fd: [] for fd in streams}, limits.output_bytes)
+    sizes = dict.fromkeys(streams, 0)
+    with selectors.DefaultSelector() as selector:
+        for fd in (*streams, *([done] if done is not None else [])):
+            selector.register(fd, selectors.EVENT_READ)
+        open_streams = len(streams)
+        while open_streams or done is not None:
+            if output.exceeded and not limits.run_past_output_cap:
+                break
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                output.timed_out = True
+                break
+            events = selector.select(min(remaining, 0.05))
+            if not events and done is None and stop():
+                break
+            if any(key.fd == done for key, _ in events):
+                selector.unregister(done)
+                done = None
+                if stop():
+                    break
+            for key, _ in events:
+                if key.fd not in output.chunks:
+                    continue
+                data = os.read(key.fd, _READ_CHUNK)
+                if not data:
+                    selector.unregister(key.fd)
+                    open_streams -= 1
+                    continue
+                if sizes[key.fd] <= output.cap:
+                    output.chunks[key.fd].append(data)
+                sizes[key.fd] += len(data)
+                if sizes[key.fd] > output.cap:
+                    output.exceeded = True
+    output.stopped = output.timed_out or (output.exceeded and not limits.run_past_output_cap)
+    return output
+
+
+def _kill(pid: int, uid: int | None) -> tuple[int, int, resource.struct_rusage]:
+    """Kill a run still going and reap its outermost wrapper, `pid`: the wait4 result."""
+    if uid is not None:
+        # The program first: the exec helper then reaps it and reports its figures.
+        kill_uid(uid)
+        status = _wait(pid, time.monotonic() + 1.0)
+        if status is not None:
+            return status
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    return os.wait4(pid, 0)
 
 
 def _wait(pid: int, deadline: float) -> tuple[int, int, resource.struct_rusage] | None:

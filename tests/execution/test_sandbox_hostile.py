@@ -15,6 +15,7 @@ import pytest
 from codelog.execution import sandbox, zygote
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
+from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT
 
 FAST = Problem("hostile", (TestCase("t", "", "ok\n"),), time_limit_ms=300, memory_limit_kb=262_144)
 
@@ -105,6 +106,15 @@ def test_an_endless_loop_is_a_time_limit_at_the_wall_clock() -> None:
     verdict = judge("while True:\n    pass\n")
     assert verdict.status == "Time Limit Exceeded"
     assert verdict.wall_ms < 2000
+
+
+def test_killing_its_parent_does_not_hide_a_programs_cpu_time(start: str) -> None:
+    if start == "warm":
+        pytest.skip("a warm run's parent is its zygote: test_warm's attacks on it")
+    # a cold run's figures come from the exec helper, its parent: killed, it would report
+    # nothing, and the wrappers' 2 ms of CPU would stand
+    code = BURNS_THEN_KILLS_ITS_PARENT + "print('ok')\n"
+    assert judge(code).status == "Time Limit Exceeded"
 
 
 def test_a_process_ignoring_sigterm_still_dies() -> None:

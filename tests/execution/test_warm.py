@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from codelog.execution import sandbox, zygote
+from codelog.execution import harness, sandbox, zygote
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
 
@@ -137,6 +137,38 @@ def test_the_programs_own_memory_and_cpu_are_reported() -> None:
         "import time\nt = time.process_time()\nwhile time.process_time() - t < 0.3:\n    pass\n"
     )
     assert 250 <= spin.cpu_ms < 1000
+
+
+def test_a_function_candidates_own_cpu_and_memory_are_reported_cold_and_warm() -> None:
+    # the cold box's figures were its wrappers' (bwrap, setpriv): 2 ms and ~22 MB whatever ran
+    problem = Problem(
+        "own",
+        (TestCase("check"),),
+        code_prompt="def f(x):\n",
+        test_code="def check(candidate):\n    assert candidate(1) == 1\n",
+        entry_point="f",
+    )
+    spin = (
+        "    import time\n"
+        "    t = time.process_time()\n"
+        "    while time.process_time() - t < 0.3:\n"
+        "        pass\n"
+        "    return x\n"
+    )
+    big = "    b = bytearray(64 << 20)\n    for i in range(0, len(b), 4096):\n        b[i] = 1\n    return x\n"
+
+    def candidate(code: str, warm: bool) -> sandbox.Run:
+        runner, limits = sandbox.python_runner(), sandbox.Limits(time_ms=2000)
+        outcome = harness.check_function(problem, code, runner, limits, warm=warm)
+        assert outcome.verdict == "pass", outcome
+        assert outcome.candidate.isolation.start == ("warm" if warm else "cold")
+        return outcome.candidate
+
+    for warm in (False, True):
+        assert 250 <= candidate(spin, warm).cpu_ms < 1000
+        assert 64 << 10 < candidate(big, warm).memory_kb < 128 << 10
+    cold, warm = candidate("    return x\n", False), candidate("    return x\n", True)
+    assert abs(cold.memory_kb - warm.memory_kb) < 4096, (cold.memory_kb, warm.memory_kb)
 
 
 def test_limits_bind_in_the_forked_child() -> None:

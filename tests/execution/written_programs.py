@@ -5,6 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Burns 0.6 s of CPU, then tries to kill its parent: in a cold run that is the exec helper,
+# which reports the program's own CPU time (a warm run's parent is its zygote).
+BURNS_THEN_KILLS_ITS_PARENT = (
+    "import os, signal, time\n"
+    "t = time.process_time()\n"
+    "while time.process_time() - t < 0.6:\n"
+    "    pass\n"
+    "try:\n"
+    "    os.kill(os.getppid(), signal.SIGKILL)\n"
+    "except OSError:\n"
+    "    pass\n"
+)
+
 # language -> (accepted, wrong answer, runtime error, syntax error, the syntax error's verdict)
 PROGRAMS = {
     "Java": (
