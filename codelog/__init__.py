@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from codelog.dataset.verifier_lists import ListsReport
     from codelog.dataset.verify import VerifyReport
     from codelog.evaluation.pass_at_k import EvalResult
-    from codelog.execution.judge import JudgeOptions, JudgeReport
+    from codelog.execution.judge import JudgeOptions
+    from codelog.execution.judge_run import JudgeReport
     from codelog.executors import ExecutorSpec
     from codelog.recipe import Recipe
     from codelog.training.report import RunResult
@@ -313,7 +314,8 @@ def judge(
 
     Returns a JudgeReport: verdict counts, skips by reason, the audit, isolation, seconds.
     """
-    from codelog.execution.judge import DEFAULT_OPTIONS, run_judge
+    from codelog.execution.judge import DEFAULT_OPTIONS
+    from codelog.execution.judge_run import run_judge
     from codelog.executors import LOCAL
     from codelog.files import local_path
 
