@@ -490,6 +490,30 @@ def judge_stream(
         yield from zip(taken.popleft().programs, results, strict=True)
 
 
+def judge_pairs(
+    programs: Iterable[Program],
+    problems: Mapping[str, Problem],
+    options: JudgeOptions = DEFAULT_OPTIONS,
+    *,
+    total: int,
+    workers: int | None = None,
+    executor: ExecutorSpec = LOCAL,
+) -> Iterator[tuple[Program, Verdict | Skipped]]:
+    """(program, verdict) for each of the `total` programs as it is ready, in input order: in
+    this process (one worker or one program), in a pool of `workers` processes (default: all
+    cores), or as Ray tasks. `programs` is read as the in-flight window frees up, so it may be
+    a stream far larger than memory."""
+    workers = workers or os.cpu_count() or 1
+    if total == 0:  # no pool, no Ray session for nothing
+        return
+    if executor.kind == "local" and (workers == 1 or total <= 1):
+        for program in programs:
+            yield program, _task((program, problems.get(program.problem_id), options))
+        return
+    with open_executor(executor, workers=workers, local=lambda: local_executor(workers)) as ex:
+        yield from judge_stream(programs, problems, options, ex, total=total)
+
+
 def judge_iter(
     programs: Sequence[Program],
     problems: Mapping[str, Problem],
@@ -498,18 +522,12 @@ def judge_iter(
     workers: int | None = None,
     executor: ExecutorSpec = LOCAL,
 ) -> Iterator[Verdict | Skipped]:
-    """Every program's verdict as it is ready, in input order: in this process (one worker or
-    one program), in a pool of `workers` processes (default: all cores), or as Ray tasks."""
-    workers = workers or os.cpu_count() or 1
-    if not programs:  # no pool, no Ray session for nothing
-        return
-    if executor.kind == "local" and (workers == 1 or len(programs) <= 1):
-        for program in programs:
-            yield _task((program, problems.get(program.problem_id), options))
-        return
-    with open_executor(executor, workers=workers, local=lambda: local_executor(workers)) as ex:
-        for _, result in judge_stream(programs, problems, options, ex, total=len(programs)):
-            yield result
+    """Every program's verdict as it is ready, in input order (judge_pairs)."""
+    pairs = judge_pairs(
+        programs, problems, options, total=len(programs), workers=workers, executor=executor
+    )
+    for _, result in pairs:
+        yield result
 
 
 def judge_many(
