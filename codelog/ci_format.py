@@ -122,12 +122,15 @@ class RowsWriter:
         elif self._csv is not None:
             self._csv.write_table(rows)
         else:
-            for i, record in enumerate(rows.to_pylist(), self.rows):
-                line = json.dumps({k: v for k, v in record.items() if v is not None})
-                if self.format == "json":
-                    self._file.write(",\n" + line if i else line)
-                else:
-                    self._file.write(line + "\n")
+            i = self.rows
+            for batch in rows.to_batches(max_chunksize=256):  # Python objects of 256 rows at most
+                for record in batch.to_pylist():
+                    line = json.dumps({k: v for k, v in record.items() if v is not None})
+                    if self.format == "json":
+                        self._file.write(",\n" + line if i else line)
+                    else:
+                        self._file.write(line + "\n")
+                    i += 1
         self.rows += rows.num_rows
 
     def close(self) -> None:

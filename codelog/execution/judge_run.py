@@ -139,11 +139,14 @@ def _dataset_programs(path: Path, limit: int) -> Iterator[Program]:
     left = limit
     with pq.ParquetFile(path) as file:
         for batch in file.iter_batches(READ_BATCH_ROWS, columns=list(DATASET_COLUMNS)):
-            for r in batch.slice(0, left).to_pylist():
+            batch = batch.slice(0, left)
+            # the code becomes a Python string only when its program is taken
+            code = batch.column("code")
+            for i, r in enumerate(batch.drop_columns(["code"]).to_pylist()):
                 yield Program(
                     submission_id=r["submission_id"],
                     problem_id=r["problem_id"],
-                    code=r["code"],
+                    code=code[i].as_py(),
                     language=r["language"],
                     original_language=r["original_language"],
                     user_id=r["user_id"],
