@@ -313,6 +313,9 @@ def judge(
             the same either way, in the same order.
 
     Returns a JudgeReport: verdict counts, skips by reason, the audit, isolation, seconds.
+    The verdicts themselves are in `out` and `details` (read a line back with
+    `codelog.execution.judge.result_from_record`), not in the report: the run streams, so its
+    memory does not grow with the number of programs.
     """
     from codelog.execution.judge import DEFAULT_OPTIONS
     from codelog.execution.judge_run import run_judge
