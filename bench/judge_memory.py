@@ -39,12 +39,12 @@ def write_inputs(workdir: Path, n: int, pad: int) -> tuple[Path, Path]:
             f.write(json.dumps({"problem_id": f"p{p}", "tests": tests}) + "\n")
     samples = workdir / f"samples-{n}-{pad}.jsonl"
     if not samples.exists():
-        comment = ("# " + "padding " * 12 + "\n") * (pad // 99 + 1)
+        comment = ("# " + "padding " * 12 + "\n") * (pad // 99)  # lines of 99 bytes
         tmp = samples.with_suffix(".tmp")
         with tmp.open("w") as f:
             for i in range(n):
                 op = "-" if i % 7 == 0 else "+"
-                code = f"{comment[:pad]}a, b = map(int, input().split())\nprint(a {op} b)\n"
+                code = f"{comment}a, b = map(int, input().split())\nprint(a {op} b)\n"
                 record = {"submission_id": f"s{i:07d}", "problem_id": f"p{i % PROBLEMS}"}
                 f.write(json.dumps({**record, "code": code}) + "\n")
         tmp.rename(samples)
@@ -113,7 +113,8 @@ def table(results: list[dict]) -> str:
     lines.append(
         f"peak RSS {large['programs']:,} / {small['programs']:,} programs: {ratio:.2f}x "
         f"(goal <= 1.2x: {'met' if ratio <= 1.2 else 'not met'}); codelog from "
-        f"{small['codelog']}; isolation {small['isolation']}"
+        f"{small['codelog']}; isolation {small['isolation']}; verdicts at {large['programs']:,}: "
+        + ", ".join(f"{k} {v:,}" for k, v in sorted(large["statuses"].items()))
     )
     return "\n".join(lines)
 
