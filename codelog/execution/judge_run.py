@@ -10,7 +10,7 @@ A run streams, so the driver's memory does not grow with the input (CodeNet: 14M
 - **Results, in input order.** They are journaled as they arrive (codelog.execution.journal).
   Since the journal is in input order too, it holds the results of the first programs of the
   input, whatever runs wrote it: a resumed run reads those back a line at a time beside the
-  first programs it reads, checking their ids, and judges the rest. Nothing is keyed by id.
+  first programs it reads, checking their ids, and judges the rest: no table of ids.
 - **Outputs, as rows arrive.** CI rows go to a temporary file in row groups of at most
   ROW_GROUP_ROWS rows or ROW_GROUP_CODE_BYTES of code (ci_format.RowsWriter), --details lines
   likewise; both are renamed into place when the run is whole. Counts and the label audit are
@@ -53,7 +53,7 @@ _FILENAME_EXT = languages.FILENAME_EXT
 # all rows that the judge wrote before it streamed.
 ROW_GROUP_ROWS = 16_384
 ROW_GROUP_CODE_BYTES = 8 << 20
-# Rows of a dataset decoded at a time: a few windows' worth of the judge's tasks.
+# Rows of a dataset read at a time; their code stays in Arrow until its program is taken.
 READ_BATCH_ROWS = 256
 DATASET_COLUMNS = (
     "submission_id",
