@@ -36,7 +36,8 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from codelog.execution import sandbox, zygote  # noqa: E402
-from codelog.execution.judge import JudgeOptions, Verdict, dataset_programs, judge_many  # noqa: E402
+from codelog.execution.judge import JudgeOptions, Verdict, judge_many  # noqa: E402
+from codelog.execution.judge_run import dataset_programs  # noqa: E402
 from codelog.execution.testcases import BUNDLED_CODENET, codenet_problems  # noqa: E402
 
 

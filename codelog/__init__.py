@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     from codelog.dataset.verifier_lists import ListsReport
     from codelog.dataset.verify import VerifyReport
     from codelog.evaluation.pass_at_k import EvalResult
-    from codelog.execution.judge import JudgeOptions, JudgeReport
+    from codelog.execution.judge import JudgeOptions
+    from codelog.execution.judge_run import JudgeReport
     from codelog.executors import ExecutorSpec
     from codelog.recipe import Recipe
     from codelog.training.report import RunResult
@@ -312,8 +313,12 @@ def judge(
             the same either way, in the same order.
 
     Returns a JudgeReport: verdict counts, skips by reason, the audit, isolation, seconds.
+    The verdicts themselves are in `out` and `details` (read a line back with
+    `codelog.execution.judge.result_from_record`), not in the report: the run streams, so its
+    memory does not grow with the number of programs.
     """
-    from codelog.execution.judge import DEFAULT_OPTIONS, run_judge
+    from codelog.execution.judge import DEFAULT_OPTIONS
+    from codelog.execution.judge_run import run_judge
     from codelog.executors import LOCAL
     from codelog.files import local_path
 

@@ -8,9 +8,11 @@ ordinary CI export, which re-enters the flow at the top (`codelog build --source
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 
@@ -63,34 +65,107 @@ def input_format(path: Path, label: str | None = None) -> str:
 
 
 def write_rows(rows: pa.Table, out: Path) -> None:
-    """Write rows (CI schema columns) as CSV, JSON Lines or Parquet, by `out`'s suffix.
+    """Write rows (CI schema columns) as CSV, JSON Lines or Parquet, by `out`'s suffix,
+    atomically (a Parquet file of one row group).
 
     JSON Lines leaves out null values; CSV writes them as empty fields (read back as absent).
     """
-    fmt = input_format(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    try:
-        if fmt == "parquet":
-            import pyarrow.parquet as pq
+    with RowsWriter(out, rows.schema) as writer:
+        writer.write(rows)
 
-            pq.write_table(rows, tmp, compression="zstd")
-        elif fmt == "csv":
-            import pyarrow.csv as pcsv
 
-            with tmp.open("wb") as f:
-                pcsv.write_csv(rows, f, pcsv.WriteOptions(quoting_style="needed"))
+class RowsWriter:
+    """Rows in the CI format by `out`'s suffix, written a table at a time as they come.
+
+    They go to a temporary file beside `out`, which `close` renames into place and records as
+    codelog's (files.mark_written); leaving the `with` block by an exception leaves `out` as
+    it was and no temporary file. Each `write` is one Parquet row group: the caller decides how
+    rows are cut. CSV and JSON come out the same bytes however the rows are cut, and a single
+    write is the bytes of one `pq.write_table` / `write_csv` of the same table.
+    """
+
+    def __init__(self, out: Path, schema: pa.Schema) -> None:
+        self.out, self.schema, self.rows = Path(out), schema, 0
+        self.format = input_format(self.out)
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        self._tmp = self.out.with_name(f".{self.out.name}.tmp")
+        self._wrote = False
+        self._parquet: Any = None
+        self._csv: Any = None
+        self._file: Any = None
+        try:
+            if self.format == "parquet":
+                import pyarrow.parquet as pq
+
+                self._parquet = pq.ParquetWriter(self._tmp, schema, compression="zstd")
+            elif self.format == "csv":
+                import pyarrow.csv as pcsv
+
+                self._file = self._tmp.open("wb")
+                options = pcsv.WriteOptions(quoting_style="needed")
+                self._csv = pcsv.CSVWriter(self._file, schema, write_options=options)
+            else:
+                self._file = self._tmp.open("w", encoding="utf-8")
+                if self.format == "json":
+                    self._file.write("[\n")
+        except BaseException:
+            self.abort()
+            raise
+
+    def write(self, rows: pa.Table) -> None:
+        """Append `rows` (this writer's schema)."""
+        if rows.num_rows == 0:
+            return  # an empty write would add an empty Parquet row group
+        self._wrote = True
+        if self._parquet is not None:
+            self._parquet.write_table(rows, row_group_size=rows.num_rows)
+        elif self._csv is not None:
+            self._csv.write_table(rows)
         else:
-            with tmp.open("w", encoding="utf-8") as f:
-                if fmt == "json":
-                    f.write("[\n")
-                for i, record in enumerate(rows.to_pylist()):
+            i = self.rows
+            for batch in rows.to_batches(max_chunksize=256):  # Python objects of 256 rows at most
+                for record in batch.to_pylist():
                     line = json.dumps({k: v for k, v in record.items() if v is not None})
-                    sep = ",\n" if fmt == "json" and i else ""
-                    f.write(sep + line if fmt == "json" else line + "\n")
-                if fmt == "json":
-                    f.write("\n]\n")
-        os.replace(tmp, out)
-        mark_written(out)
-    finally:  # a failed write (a full disk) leaves no temporary file
-        tmp.unlink(missing_ok=True)
+                    if self.format == "json":
+                        self._file.write(",\n" + line if i else line)
+                    else:
+                        self._file.write(line + "\n")
+                    i += 1
+        self.rows += rows.num_rows
+
+    def close(self) -> None:
+        """Finish the file and put it at `out`."""
+        try:
+            if self._parquet is not None:
+                if not self._wrote:  # as pq.write_table of no rows: one empty row group
+                    self._parquet.write_table(self.schema.empty_table())
+                self._parquet.close()
+            elif self._csv is not None:
+                self._csv.close()
+                self._file.close()
+            else:
+                if self.format == "json":
+                    self._file.write("\n]\n")
+                self._file.close()
+            os.replace(self._tmp, self.out)
+            mark_written(self.out)
+        finally:  # a failed write (a full disk) leaves no temporary file
+            self.abort()
+
+    def abort(self) -> None:
+        """Drop what was written; `out` stays as it was."""
+        for handle in (self._parquet, self._csv, self._file):
+            if handle is not None:
+                with contextlib.suppress(Exception):
+                    handle.close()
+        self._parquet = self._csv = self._file = None
+        self._tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> RowsWriter:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.abort()

@@ -965,7 +965,8 @@ def judge(
     from rich.console import Console
 
     import codelog
-    from codelog.execution.judge import JudgeOptions, judge_tables
+    from codelog.execution.judge import JudgeOptions
+    from codelog.execution.judge_run import judge_tables
     from codelog.progress import console as chatter
     from codelog.progress import show_progress
 

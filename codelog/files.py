@@ -45,21 +45,25 @@ def _sha256_of(path: str, size: int, mtime_ns: int) -> str:  # size, mtime: the 
 
 def json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     """(line number, value) of each non-blank line of a JSON Lines file (gzipped when it ends in
-    .gz); an unreadable file or a line that is not JSON is an InputError naming it."""
+    .gz), read a line at a time; an unreadable file or a line that is not JSON is an InputError
+    naming it."""
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
+    n = 0
     try:
         with opener(path, "rt", encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(path, f"cannot read: {exc}") from None
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            yield n, json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
+            for n, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    value = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
+                yield n, value
+    except (OSError, UnicodeDecodeError, EOFError) as exc:
+        # the decoder reads ahead, so a bad byte lies past line n, not necessarily on n + 1
+        where = f" (after line {n})" if n else ""
+        raise InputError(path, f"cannot read{where}: {exc}") from None
 
 
 def stale_temp_dirs(parent: Path, prefix: str) -> list[tuple[str, Path]]:

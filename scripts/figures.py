@@ -286,7 +286,8 @@ def export_verl_solutions(sample: Sample) -> str:
 @figure("label-audit-sample")
 def label_audit_sample(sample: Sample) -> str:
     """Logged outcome -> agreeing re-runs / solutions; judged only with --judge."""
-    from codelog.execution.judge import audit, dataset_programs, judge_many
+    from codelog.execution.judge import judge_many
+    from codelog.execution.judge_run import audit, dataset_programs
     from codelog.execution.testcases import load_problems
 
     programs, manifest = dataset_programs(sample.default)

@@ -1,9 +1,11 @@
 """A judging run's journal: each result appended as it arrives, so an interrupted run resumes.
 
 `codelog judge --out X` keeps `.X.judging` beside X while it runs: a header line naming the
-run (source, tests, options), then one JSON line per judged submission id, in input order. A
-re-run of the same command reads it back and judges only the ids it lacks; the finished run
-writes X whole from it (atomically, as every output) and removes the journal.
+run (source, tests, options), then one JSON line per judged program, in input order. Verdicts
+are handed out in input order, so the journal always holds the first programs of the input: a
+re-run of the same command takes the first `resumed` programs' results from it, a line at a
+time, and judges the rest. The finished run has written X (atomically, as every output) and
+removes the journal.
 
 The header carries codelog's mark, as codelog's Parquet files do: a file at that path without
 it is not codelog's and is replaced only with --force. A line cut short by a kill is dropped.
@@ -11,6 +13,7 @@ it is not codelog's and is replaced only with --force. A line cut short by a kil
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterator
@@ -33,7 +36,7 @@ class Journal:
     def __init__(self, path: Path, header: dict[str, Any], *, force: bool = False):
         self.path = path
         self.header = json.loads(json.dumps({"journal": MARK, **header}))  # as read back
-        self.resumed: set[str] = set()  # the submission ids already judged
+        self.resumed = 0  # results read back: those of the first programs of the input
         good = self._read_back(force) if path.exists() or path.is_symlink() else 0
         path.parent.mkdir(parents=True, exist_ok=True)
         if good:
@@ -45,40 +48,42 @@ class Journal:
             self._write(self.header)
 
     def _read_back(self, force: bool) -> int:
-        """Byte length of the journal's whole lines (0: start over), their submission ids in
-        `self.resumed`."""
+        """Byte length of the journal's whole lines (0: start over), their number in
+        `self.resumed`; read a line at a time, as a journal can hold millions."""
         with self.path.open("rb") as f:
-            data = f.read()
-        lines = data.split(b"\n")
-        try:
-            header = json.loads(lines[0])
-        except ValueError:
-            header = None
-        if not isinstance(header, dict) or header.get("journal") != MARK:
-            if force:
-                return 0
-            raise OutputError(
-                f"{self.path}: exists and codelog did not write it (no journal header); pass "
-                "--force to replace it"
-            )
-        if header != self.header:
-            if force:
-                return 0
-            differs = sorted(
-                k for k in {*header, *self.header} if header.get(k) != self.header.get(k)
-            )
-            raise CodelogError(
-                f"{self.path}: holds the verdicts of another judge run (its {', '.join(differs)} "
-                "differ); re-run with the same arguments to resume it, or pass --force to start over"
-            )
-        good = len(lines[0]) + 1
-        for line in lines[1:-1]:  # the last element follows the last newline: cut short or ''
+            first = f.readline()
             try:
-                record = json.loads(line)
+                header = json.loads(first)
             except ValueError:
-                break
-            self.resumed.add(record["submission_id"])
-            good += len(line) + 1
+                header = None
+            if not isinstance(header, dict) or header.get("journal") != MARK:
+                if force:
+                    return 0
+                raise OutputError(
+                    f"{self.path}: exists and codelog did not write it (no journal header); "
+                    "pass --force to replace it"
+                )
+            if header != self.header:
+                if force:
+                    return 0
+                differs = sorted(
+                    k for k in {*header, *self.header} if header.get(k) != self.header.get(k)
+                )
+                raise CodelogError(
+                    f"{self.path}: holds the verdicts of another judge run (its "
+                    f"{', '.join(differs)} differ); re-run with the same arguments to resume "
+                    "it, or pass --force to start over"
+                )
+            good = len(first) if first.endswith(b"\n") else 0
+            for line in f:
+                if not line.endswith(b"\n"):  # cut short by a kill
+                    break
+                try:
+                    json.loads(line)
+                except ValueError:
+                    break
+                self.resumed += 1
+                good += len(line)
         return good
 
     def _write(self, record: dict[str, Any]) -> None:
@@ -90,13 +95,18 @@ class Journal:
         """A result (a dict with its submission_id), after those before it in input order."""
         self._write(record)
 
-    def records(self) -> Iterator[dict[str, Any]]:
-        """Every result in the journal, in the order written."""
+    def records(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(line number, result) of every result in the journal, in the order written."""
         self._file.flush()
         with self.path.open(encoding="utf-8") as f:
             next(f)
-            for line in f:
-                yield json.loads(line)
+            for n, line in enumerate(f, 2):
+                yield n, json.loads(line)
+
+    def resumed_records(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(line number, result) of the results read back, those of the first `resumed`
+        programs of the input, in input order."""
+        return itertools.islice(self.records(), self.resumed)
 
     def close(self) -> None:
         self._file.close()

@@ -16,11 +16,10 @@ from codelog.execution.judge import (
     Program,
     Skipped,
     Verdict,
-    dataset_programs,
     judge_many,
     judge_program,
-    run_judge,
 )
+from codelog.execution.judge_run import dataset_programs, run_judge
 from codelog.execution.testcases import (
     BUNDLED_CODENET,
     Problem,

@@ -75,9 +75,10 @@ def test_a_line_cut_short_is_dropped_and_judged_again(tmp_path: Path) -> None:
     with path.open("a") as f:
         f.write('{"submission_id": "s2", "sta')  # killed mid-write
     again = Journal(path, {"source": "a"})
-    assert again.resumed == {"s1"}
+    assert again.resumed == 1
+    assert [r["submission_id"] for _, r in again.resumed_records()] == ["s1"]
     again.append({"submission_id": "s2", "status": "Wrong Answer"})
-    assert [r["submission_id"] for r in again.records()] == ["s1", "s2"]
+    assert [(n, r["submission_id"]) for n, r in again.records()] == [(2, "s1"), (3, "s2")]
     again.close()
 
 
@@ -87,7 +88,7 @@ def test_a_journal_of_another_run_is_not_resumed(tmp_path: Path) -> None:
     with pytest.raises(CodelogError, match=r"another judge run \(its time_scale differ\)"):
         Journal(path, {"source": "a", "time_scale": 2.0})
     started_over = Journal(path, {"source": "a", "time_scale": 2.0}, force=True)
-    assert started_over.resumed == set()
+    assert started_over.resumed == 0
     started_over.close()
 
 

@@ -20,8 +20,8 @@ from codelog.execution.judge import (
     judge_many,
     local_executor,
     result_record,
-    run_judge,
 )
+from codelog.execution.judge_run import run_judge
 from codelog.execution.testcases import Problem, TestCase
 from codelog.executors import ExecutorSpec, RayExecutor
 from codelog.files import sha256_file

@@ -1,0 +1,516 @@
+"""`codelog judge`: programs from a samples file or a dataset, judged (codelog.execution.judge),
+out as CI rows, with the per-verdict details, the problems file and a dataset's label audit.
+
+A run streams, so the driver's memory does not grow with the input (CodeNet: 14M programs):
+- **Input, read twice.** A first pass holds no code: a dataset's row count is in its Parquet
+  footer; a samples file is checked line by line (so a bad line stops the run before anything
+  is judged) and its submission ids, not its code, are kept to refuse a repeat. The second
+  pass reads programs a batch at a time, as the judge's in-flight window frees up
+  (`judge_pairs`).
+- **Results, in input order.** They are journaled as they arrive (codelog.execution.journal).
+  Since the journal is in input order too, it holds the results of the first programs of the
+  input, whatever runs wrote it: a resumed run reads those back a line at a time beside the
+  first programs it reads, checking their ids, and judges the rest: no table of ids.
+- **Outputs, as rows arrive.** CI rows go to a temporary file in row groups of at most
+  ROW_GROUP_ROWS rows or ROW_GROUP_CODE_BYTES of code (ci_format.RowsWriter), --details lines
+  likewise; both are renamed into place when the run is whole. Counts and the label audit are
+  added up as each result goes by.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codelog.errors import CodelogError, InputError
+from codelog.execution import languages
+from codelog.execution.judge import (
+    DEFAULT_OPTIONS,
+    JudgeOptions,
+    Program,
+    Skipped,
+    Verdict,
+    judge_pairs,
+    result_from_record,
+    result_record,
+)
+from codelog.execution.testcases import Problem, dataset_manifest
+from codelog.executors import LOCAL, ExecutorSpec
+from codelog.files import check_output_file, json_lines, mark_written
+
+_FILENAME_EXT = languages.FILENAME_EXT
+
+# A row group of the CI rows ends at ROW_GROUP_ROWS rows (the dataset writer's) or at
+# ROW_GROUP_CODE_BYTES of code, whichever comes first: the rows waiting for it are what the
+# writer holds. Below both, the file is one row group: the bytes of the one pq.write_table of
+# all rows that the judge wrote before it streamed.
+ROW_GROUP_ROWS = 16_384
+ROW_GROUP_CODE_BYTES = 8 << 20
+# Rows of a dataset read at a time; their code stays in Arrow until its program is taken.
+READ_BATCH_ROWS = 256
+DATASET_COLUMNS = (
+    "submission_id",
+    "problem_id",
+    "code",
+    "language",
+    "original_language",
+    "user_id",
+    "date",
+    "status",
+)
+
+
+# ------------------------------------------------------------------------------------ inputs
+
+
+@dataclass(frozen=True)
+class ProgramSource:
+    """The programs of a run: how many (from a first pass that held no code) and a way to
+    read them, in input order, a batch at a time, as often as needed."""
+
+    path: Path
+    count: int
+    read: Callable[[], Iterator[Program]] = field(repr=False)
+    statuses: Mapping[str, str] = field(default_factory=dict)  # a dataset's recipe's
+
+    def programs(self) -> Iterator[Program]:
+        return self.read()
+
+
+def _sample(path: Path, n: int, record: Any, per_problem: Counter[str]) -> Program:
+    """Line `n` of a samples file as a program (per_problem numbers the ids it makes up)."""
+    if not isinstance(record, dict):
+        raise InputError(path, "not a JSON object", line=n)
+    pid = record.get("problem_id", record.get("task_id"))
+    code = record.get("code", record.get("completion"))
+    if not isinstance(pid, str | int) or pid == "":
+        raise InputError(path, "needs a problem_id (or task_id)", line=n, column="problem_id")
+    if not isinstance(code, str):
+        raise InputError(path, "needs code (or completion) as a string", line=n, column="code")
+    pid = str(pid)
+    sid = str(record.get("submission_id") or f"{pid}#{per_problem[pid]}")
+    per_problem[pid] += 1
+    date = record.get("date")
+    return Program(
+        submission_id=sid,
+        problem_id=pid,
+        code=code,
+        language=str(record.get("language") or "Python"),
+        original_language=record.get("original_language"),
+        user_id=record.get("user_id"),
+        date=date if isinstance(date, int) else None,
+    )
+
+
+def _samples(path: Path, limit: int | None) -> Iterator[tuple[int, Program]]:
+    per_problem: Counter[str] = Counter()
+    for n, record in itertools.islice(json_lines(path), limit):
+        yield n, _sample(path, n, record, per_problem)
+
+
+def samples_source(path: Path, limit: int | None = None) -> ProgramSource:
+    """The programs of a JSONL file (the first `limit`): problem_id (or task_id) and code (or
+    completion) per line; optional submission_id, language (default Python),
+    original_language, user_id, date. Every line is checked here, before any is judged."""
+    path = Path(path)
+    seen: dict[str, int] = {}  # submission id -> line: ids only, never the code
+    for n, program in _samples(path, limit):
+        first = seen.setdefault(program.submission_id, n)
+        if first != n:
+            raise InputError(
+                path,
+                f"submission_id {program.submission_id!r} repeats line {first}",
+                line=n,
+                column="submission_id",
+            )
+    return ProgramSource(path, len(seen), lambda: (p for _, p in _samples(path, limit)))
+
+
+def _dataset_programs(path: Path, limit: int) -> Iterator[Program]:
+    import pyarrow.parquet as pq
+
+    left = limit
+    with pq.ParquetFile(path) as file:
+        for batch in file.iter_batches(READ_BATCH_ROWS, columns=list(DATASET_COLUMNS)):
+            batch = batch.slice(0, left)
+            # the code becomes a Python string only when its program is taken
+            code = batch.column("code")
+            for i, r in enumerate(batch.drop_columns(["code"]).to_pylist()):
+                yield Program(
+                    submission_id=r["submission_id"],
+                    problem_id=r["problem_id"],
+                    code=code[i].as_py(),
+                    language=r["language"],
+                    original_language=r["original_language"],
+                    user_id=r["user_id"],
+                    date=r["date"],
+                    logged_status=r["status"],
+                )
+            left -= batch.num_rows
+            if left <= 0:
+                return
+
+
+def dataset_source(dataset: Path, limit: int | None = None) -> ProgramSource:
+    """A built dataset's solutions (the first `limit`) as programs with their logged status,
+    and its recipe's status -> outcome mapping for the label audit."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    dataset = Path(dataset)
+    manifest = dataset_manifest(dataset)
+    path = dataset / "solutions.parquet"
+    try:
+        rows = pq.read_metadata(path).num_rows
+    except (OSError, pa.ArrowInvalid) as exc:
+        raise InputError(path, f"cannot read as Parquet: {exc}") from None
+    count = rows if limit is None else min(rows, limit)
+    statuses = manifest.get("recipe", {}).get("statuses", {})
+    return ProgramSource(dataset, count, lambda: _dataset_programs(path, count), statuses)
+
+
+def read_samples(path: Path) -> list[Program]:
+    """Every program of a samples file, in memory (samples_source streams them)."""
+    return list(samples_source(path).programs())
+
+
+def dataset_programs(dataset: Path) -> tuple[list[Program], dict[str, Any]]:
+    """A built dataset's solutions as programs, in memory (dataset_source streams them), and
+    its manifest."""
+    return list(dataset_source(dataset).programs()), dataset_manifest(Path(dataset))
+
+
+# ----------------------------------------------------------------------------------- outputs
+
+
+def ci_row(program: Program, verdict: Verdict) -> dict[str, Any]:
+    """The CI-schema row (codelog/schemas/submission.schema.json) of a judged program."""
+    language = languages.runner_language(program.language) or program.language
+    return {
+        "submission_id": program.submission_id,
+        "problem_id": program.problem_id,
+        "user_id": program.user_id,
+        "date": program.date,
+        "language": language,
+        "original_language": program.original_language,
+        "filename_ext": _FILENAME_EXT.get(language),
+        "status": verdict.status,
+        "cpu_time": verdict.cpu_ms,
+        "memory": verdict.memory_kb,
+        "code_size": len(program.code.encode("utf-8", "surrogatepass")),
+        "accuracy": verdict.accuracy,
+        "code": program.code,
+        "code_path": None,
+    }
+
+
+class CIRows:
+    """The CI rows of judged programs, in the order added, written to `out` (any CI format) a
+    row group at a time; `close` puts the file in place, leaving by an exception drops it."""
+
+    def __init__(self, out: Path) -> None:
+        import pyarrow as pa
+
+        from codelog import schema
+        from codelog.ci_format import SUBMISSION_FIELDS, RowsWriter
+
+        fields = pa.schema([schema.SUBMISSION.field(name) for name in SUBMISSION_FIELDS])
+        self._writer = RowsWriter(Path(out), fields)
+        self._pending: list[dict[str, Any]] = []
+        self._code_bytes = 0
+
+    @property
+    def rows(self) -> int:
+        return self._writer.rows + len(self._pending)
+
+    def add(self, program: Program, verdict: Verdict) -> None:
+        row = ci_row(program, verdict)
+        self._pending.append(row)
+        self._code_bytes += row["code_size"]
+        if len(self._pending) >= ROW_GROUP_ROWS or self._code_bytes >= ROW_GROUP_CODE_BYTES:
+            self._flush()
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+
+        self._writer.write(pa.Table.from_pylist(self._pending, schema=self._writer.schema))
+        self._pending, self._code_bytes = [], 0
+
+    def __enter__(self) -> CIRows:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is not None:
+            self._writer.abort()
+            return
+        if self._pending:
+            self._flush()
+        self._writer.close()
+
+
+class DetailsFile:
+    """--details: one JSON line per result (result_record), in the order added, to a temporary
+    file that `close` renames to `out`; leaving by an exception drops it."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = Path(out)
+        self._tmp = self.out.with_name(f".{self.out.name}.tmp")
+        self._file = self._tmp.open("w", encoding="utf-8")
+
+    def add(self, record: Mapping[str, Any]) -> None:
+        self._file.write(json.dumps(record) + "\n")
+
+    def __enter__(self) -> DetailsFile:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        try:
+            self._file.close()
+            if kind is None:
+                os.replace(self._tmp, self.out)
+                mark_written(self.out)
+        finally:
+            self._tmp.unlink(missing_ok=True)
+
+
+def write_problems(problems: Iterable[Problem], out: Path) -> int:
+    """The problems file `codelog build --source ci --problems` reads (statement as description)."""
+    import pyarrow as pa
+
+    from codelog.ci_format import PROBLEM_FIELDS, write_rows
+
+    rows = [
+        {
+            "problem_id": p.problem_id,
+            "name": p.name,
+            "description": p.statement,
+            "time_limit": p.time_limit_ms,
+            "memory_limit": p.memory_limit_kb,
+            "dataset": p.origin,
+        }
+        for p in problems
+    ]
+    fields = pa.schema(
+        [
+            (n, pa.int64() if kind == "integer" else pa.string())
+            for n, kind in PROBLEM_FIELDS.items()
+        ]
+    )
+    table = pa.Table.from_pylist(
+        [{k: r.get(k) for k in PROBLEM_FIELDS} for r in rows], schema=fields
+    )
+    write_rows(table, Path(out))
+    return table.num_rows
+
+
+# --------------------------------------------------------------------------------- the audit
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    outcome: str  # the logged outcome
+    judged: int
+    agree: int
+    rejudged: dict[str, int]  # re-run outcome -> count
+
+    @property
+    def rate(self) -> float:
+        return self.agree / self.judged if self.judged else 0.0
+
+
+class LabelAudit:
+    """Per logged outcome, how many re-runs reach the same outcome, counted a result at a time
+    (statuses: the recipe's status -> outcome)."""
+
+    def __init__(self, statuses: Mapping[str, str]) -> None:
+        self.statuses = statuses
+        self._by_outcome: dict[str, Counter[str]] = {}
+
+    def add(self, program: Program, result: Verdict | Skipped) -> None:
+        if not isinstance(result, Verdict) or program.logged_status is None:
+            return
+        logged = self.statuses.get(program.logged_status, program.logged_status)
+        rejudged = self.statuses.get(result.status, result.status)
+        self._by_outcome.setdefault(logged, Counter())[rejudged] += 1
+
+    def rows(self) -> list[AuditRow]:
+        rows = [
+            AuditRow(outcome, sum(c.values()), c.get(outcome, 0), dict(c.most_common()))
+            for outcome, c in self._by_outcome.items()
+        ]
+        return sorted(rows, key=lambda r: (-r.judged, r.outcome))
+
+
+def audit(
+    programs: Sequence[Program],
+    results: Sequence[Verdict | Skipped],
+    statuses: Mapping[str, str],
+) -> list[AuditRow]:
+    """Per logged outcome: how many re-runs reach the same outcome (statuses: the recipe's)."""
+    counted = LabelAudit(statuses)
+    for program, result in zip(programs, results, strict=True):
+        counted.add(program, result)
+    return counted.rows()
+
+
+@dataclass
+class JudgeReport:
+    """What a run did, in counts. The verdicts themselves are in `out` (and with --details,
+    each with its per-test results, one JSON line per program, `result_from_record` reads
+    one back): the report stays small however many programs are judged."""
+
+    rows_written: int = 0
+    skipped_reasons: Counter[str] = field(default_factory=Counter)
+    statuses: Counter[str] = field(default_factory=Counter)
+    audit: list[AuditRow] = field(default_factory=list)
+    isolation: str = ""
+    seconds: float = 0.0
+    resumed: int = 0  # results an interrupted run of the same command had journaled
+
+    def add(self, result: Verdict | Skipped) -> None:
+        if isinstance(result, Verdict):
+            self.statuses[result.status] += 1
+            self.isolation = self.isolation or result.isolation
+        else:
+            self.skipped_reasons[result.reason] += 1
+
+
+def judge_tables(report: JudgeReport, out: Path) -> list[Any]:
+    """What `codelog judge` shows: the verdicts (and skips) written to `out`, and with a
+    dataset's logged verdicts the label audit (re-run vs logged outcome), as rich tables."""
+    from rich.table import Table
+
+    table = Table(title=f"codelog judge → {out}")
+    table.add_column("verdict")
+    table.add_column("programs", justify="right")
+    for status, n in report.statuses.most_common():
+        table.add_row(status, f"{n:,}")
+    for reason, n in report.skipped_reasons.most_common():
+        table.add_row(f"skipped: {reason}", f"{n:,}")
+    if not report.audit:
+        return [table]
+    agreement = Table(title="label audit: re-run vs logged outcome")
+    for name in ("logged outcome", "judged", "agree", "rate", "re-run outcomes"):
+        agreement.add_column(name, justify="left" if "outcome" in name else "right")
+    for row in report.audit:
+        mix = ", ".join(f"{k} {v}" for k, v in row.rejudged.items())
+        agreement.add_row(row.outcome, f"{row.judged:,}", f"{row.agree:,}", f"{row.rate:.1%}", mix)
+    total = sum(r.judged for r in report.audit)
+    agree = sum(r.agree for r in report.audit)
+    agreement.add_row("all", f"{total:,}", f"{agree:,}", f"{agree / total:.1%}", "")
+    return [table, agreement]
+
+
+def run_judge(
+    source: Path,
+    out: Path,
+    *,
+    tests: str | None = None,
+    options: JudgeOptions = DEFAULT_OPTIONS,
+    workers: int | None = None,
+    show_progress: bool = False,
+    problems_out: Path | None = None,
+    details_out: Path | None = None,
+    limit: int | None = None,
+    force: bool = False,
+    executor: ExecutorSpec = LOCAL,
+) -> JudgeReport:
+    """`codelog judge`: samples JSONL or a dataset directory -> CI rows in `out`, streamed
+    (the module's docstring says how).
+
+    Every output follows codelog.files.check_output_file, checked before anything runs: never
+    an input (the samples, the dataset, a problems file), never another output of this run,
+    and an existing file only if codelog wrote it or with `force`. Results are journaled as
+    they arrive (codelog.execution.journal): an interrupted run, re-run with the same
+    arguments, judges only the programs it had not judged yet."""
+    import dataclasses
+    import time
+
+    from codelog.execution.journal import Journal, journal_path
+    from codelog.execution.testcases import load_problems, problem_files
+    from codelog.progress import rate_progress
+
+    source = Path(source)
+    outputs = [("--out", Path(out)), ("--problems-out", problems_out), ("--details", details_out)]
+    inputs = [source, *problem_files(tests or "")]
+    for i, (option, path) in enumerate(outputs):
+        if path is not None:
+            check_output_file(
+                Path(path), force=force, inputs=inputs, option=option, others=outputs[:i]
+            )
+    if limit is not None and limit < 0:
+        raise CodelogError(f"--limit {limit}: the number of programs to judge is 0 or more")
+    if source.is_dir():
+        programs = dataset_source(source, limit)
+        problems = load_problems(tests or f"codenet:{source}")
+    else:
+        if tests is None:
+            raise CodelogError(
+                "--tests is required with a samples file: humaneval, codenet, codenet:DIR or "
+                "a problems .jsonl"
+            )
+        programs = samples_source(source, limit)
+        problems = load_problems(tests)
+    if not programs.count:
+        raise InputError(source, "no programs to judge")
+    header = {"source": str(source.resolve()), "tests": tests, **dataclasses.asdict(options)}
+    journal = Journal(journal_path(Path(out)), header, force=force)
+    report = JudgeReport(resumed=min(journal.resumed, programs.count))
+    agreement = LabelAudit(programs.statuses)
+    used: set[str] = set()  # problem ids, for --problems-out
+    try:
+        with contextlib.ExitStack() as outs:
+            rows = outs.enter_context(CIRows(Path(out)))
+            details = outs.enter_context(DetailsFile(details_out)) if details_out else None
+
+            def emit(program: Program, result: Verdict | Skipped) -> None:
+                if isinstance(result, Verdict):
+                    rows.add(program, result)
+                if details is not None:
+                    details.add(result_record(result))
+                report.add(result)
+                agreement.add(program, result)
+                used.add(program.problem_id)
+
+            stream = programs.programs()
+            resumed = zip(
+                itertools.islice(stream, report.resumed),
+                itertools.islice(journal.resumed_records(), report.resumed),  # past --limit
+                strict=True,
+            )
+            for i, (program, (line, record)) in enumerate(resumed, 1):
+                if record["submission_id"] != program.submission_id:
+                    raise CodelogError(
+                        f"{journal.path} line {line}: holds the verdict of "
+                        f"{record['submission_id']!r}, but program {i} of {source} is "
+                        f"{program.submission_id!r}: the input changed since the interrupted "
+                        f"run; delete {journal.path} to judge it from the start"
+                    )
+                emit(program, result_from_record(record))
+            start = time.monotonic()
+            todo = programs.count - report.resumed
+            with rate_progress("programs", disable=not show_progress) as progress:
+                task = progress.add_task("judge", total=todo)
+                judged = judge_pairs(
+                    stream, problems, options, total=todo, workers=workers, executor=executor
+                )
+                for program, result in judged:
+                    journal.append(result_record(result))
+                    emit(program, result)
+                    progress.advance(task)
+            report.seconds = time.monotonic() - start
+    finally:
+        journal.close()
+    report.rows_written = rows.rows
+    report.audit = agreement.rows()
+    if problems_out is not None:
+        write_problems([problems[p] for p in sorted(used & problems.keys())], problems_out)
+    journal.remove()  # the outputs are whole: nothing left to resume
+    return report
