@@ -1,0 +1,5 @@
+"""`python -m codelog.cli`."""
+
+from codelog.cli import main
+
+main()

@@ -1,0 +1,227 @@
+"""Running code in the sandbox: `codelog judge` and `codelog eval` (codelog.execution)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from codelog.cli.common import (
+    LocalPath,
+    cli,
+    executor_option,
+    force_option,
+    manners,
+)
+
+_ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
+
+
+@cli.command()
+@click.argument("source", type=LocalPath(path_type=Path, exists=True))
+@click.option(
+    "--out",
+    type=LocalPath(path_type=Path, dir_okay=False),
+    required=True,
+    help="CI export to write (.jsonl, .csv or .parquet): `codelog build --source ci` reads it. "
+    "An existing file is replaced only if codelog wrote it (or --force); never an input.",
+)
+@click.option(
+    "--tests",
+    help="Where the tests come from: codenet (the bundled sample), codenet:DIR (a CodeNet "
+    "tree or a built dataset), humaneval, or a problems .jsonl. Default for a dataset: its "
+    "own problems' sample I/O.",
+)
+@click.option(
+    "--problems-out",
+    type=LocalPath(path_type=Path, dir_okay=False),
+    help="Also write the judged problems as a --problems file for `codelog build --source ci`.",
+)
+@click.option(
+    "--details",
+    type=LocalPath(path_type=Path, dir_okay=False),
+    help="Also write every verdict with its per-test results and reasons (JSONL).",
+)
+@click.option("--workers", type=int, help="Judging processes. Default: all cores.")
+@click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
+@click.option(
+    "--cold",
+    is_flag=True,
+    help="Start every Python run from a fresh interpreter. Default: fork it from a warm "
+    "interpreter in the same sandbox (docs/judge-performance.md), where bwrap works.",
+)
+@click.option(
+    "--time-scale", type=float, default=1.0, show_default=True, help="Multiplies time limits."
+)
+@click.option("--python", "python", help="Python 3 interpreter for Python programs.")
+@click.option("--limit", type=int, help="Judge only the first N programs.")
+@executor_option
+@force_option
+@manners
+def judge(
+    source: Path,
+    out: Path,
+    tests: str | None,
+    problems_out: Path | None,
+    details: Path | None,
+    workers: int | None,
+    isolation: str,
+    time_scale: float,
+    python: str | None,
+    limit: int | None,
+    force: bool,
+    executor: Any,
+    cold: bool,
+) -> None:
+    """Re-run programs in the sandbox and write CI rows with their verdicts.
+
+    SOURCE is a JSONL of programs (problem_id + code per line: model samples) or a dataset
+    directory: then its own solutions are re-judged and the agreement of each re-run with
+    the logged verdict is reported per outcome (a label audit). An interrupted run, re-run
+    with the same arguments, judges only the programs it had not judged yet.
+    """
+    from rich.console import Console
+
+    import codelog
+    from codelog.execution.judge import JudgeOptions
+    from codelog.execution.judge_run import judge_tables
+    from codelog.progress import console as chatter
+    from codelog.progress import show_progress
+
+    quiet = chatter.quiet
+    options = JudgeOptions(isolation=isolation, python=python, time_scale=time_scale, warm=not cold)
+    report = codelog.judge(
+        source,
+        out,
+        tests=tests,
+        options=options,
+        workers=workers,
+        progress=show_progress(),
+        problems_out=problems_out,
+        details=details,
+        limit=limit,
+        force=force,
+        executor=executor,
+    )
+    judged = sum(report.statuses.values())
+    skipped = sum(report.skipped_reasons.values())
+    console = Console(stderr=True)
+    if not quiet:
+        for table in judge_tables(report, out):
+            console.print(table)
+    rate = (judged + skipped - report.resumed) / report.seconds if report.seconds else 0.0
+    click.echo(
+        f"judged {judged:,} programs in {report.seconds:.1f}s ({rate:,.1f}/s), skipped "
+        f"{skipped:,}"
+        + (
+            f" ({report.resumed:,} of them read back from the interrupted run)"
+            if report.resumed
+            else ""
+        )
+        + f"; wrote {report.rows_written:,} rows to {out}"
+        + (f"; isolation: {report.isolation}" if report.isolation else ""),
+        err=True,
+    )
+
+
+@cli.command("eval")
+@click.option(
+    "--benchmark",
+    required=True,
+    help="humaneval, codenet, codenet:DIR (a CodeNet tree or a built dataset) or a problems .jsonl.",
+)
+@click.option("--model", help="Model to sample from: a checkpoint directory or a hub name.")
+@click.option(
+    "--samples",
+    "samples_file",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Score these completions (JSONL: task_id/problem_id + completion/code) instead.",
+)
+@click.option("-n", "n", type=int, default=1, show_default=True, help="Samples per problem.")
+@click.option("-k", "ks", default="1", show_default=True, help="pass@k for these k (comma list).")
+@click.option(
+    "--out",
+    type=LocalPath(path_type=Path, file_okay=False),
+    help="Directory for samples.jsonl and summary.json. Default: ./runs/eval-<benchmark>. "
+    "Other files in it are left alone; these two are replaced only if codelog wrote them (or "
+    "--force), never when one is an input.",
+)
+@click.option("--temperature", type=float, default=0.8, show_default=True)
+@click.option("--top-p", type=float, default=0.95, show_default=True)
+@click.option("--max-new-tokens", type=int, default=512, show_default=True)
+@click.option("--batch-size", type=int, default=8, show_default=True, help="Prompts per batch.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--limit", type=int, help="Only the first N problems (sorted by id).")
+@click.option(
+    "--recipe",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="Recipe whose [prompt] template renders stdio problems. Default: the default recipe "
+    "(a dataset benchmark: the dataset's recipe).",
+)
+@click.option("--workers", type=int, help="Judging processes. Default: all cores.")
+@click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
+@click.option(
+    "--cold",
+    is_flag=True,
+    help="Start every Python run from a fresh interpreter. Default: fork it from a warm "
+    "interpreter in the same sandbox (docs/judge-performance.md), where bwrap works.",
+)
+@click.option(
+    "--split",
+    type=click.Choice(["train", "test", "all"]),
+    help="A dataset benchmark (codenet:DIR of a built dataset): only this split's problems "
+    "(test: the held-out ones). Default: all of them.",
+)
+@executor_option
+@force_option
+@manners
+def eval_command(
+    benchmark: str,
+    model: str | None,
+    samples_file: Path | None,
+    n: int,
+    ks: str,
+    out: Path | None,
+    temperature: float,
+    top_p: float,
+    max_new_tokens: int,
+    batch_size: int,
+    seed: int,
+    limit: int | None,
+    recipe: Path | None,
+    workers: int | None,
+    isolation: str,
+    split: str | None,
+    force: bool,
+    executor: Any,
+    cold: bool,
+) -> None:
+    """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
+    from codelog.evaluation.pass_at_k import run_eval
+    from codelog.progress import console as chatter
+    from codelog.progress import show_progress
+
+    run_eval(
+        benchmark=benchmark,
+        model=model,
+        samples_file=samples_file,
+        n=n,
+        ks=ks,
+        out=out,
+        temperature=temperature,
+        top_p=top_p,
+        max_new_tokens=max_new_tokens,
+        batch_size=batch_size,
+        seed=seed,
+        limit=limit,
+        recipe=recipe,
+        workers=workers,
+        isolation=isolation,
+        quiet=chatter.quiet,
+        progress=show_progress(),
+        split=split,
+        force=force,
+        executor=executor,
+        warm=not cold,
+    )
