@@ -32,7 +32,6 @@ from codelog.prompts import render_repair_prompt
 from codelog.publish.manifest import build_manifest, file_entries, write_manifest
 from codelog.publish.spillsort import RunWriter, merge_runs
 from codelog.publish.writer import (
-    ROW_GROUP_ROWS,
     ParquetSink,
     publishing,
     teed_by_split,
@@ -127,7 +126,7 @@ def _sorted_stream(
     runs = writer.close()
     if writer.rows != rows:
         raise CodelogError(f"internal: {writer.rows} {name} rows streamed, {rows} expected")
-    return merge_runs(runs, rows, ROW_GROUP_ROWS)
+    return merge_runs(runs, rows)
 
 
 def _write_rejects(con: duckdb.DuckDBPyConnection, path: Path, scratch: Path) -> None:

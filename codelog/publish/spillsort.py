@@ -23,6 +23,11 @@ from codelog.errors import CodelogError
 POS = "pos"
 RUN_BYTES = 16 << 20  # Arrow bytes buffered per destination before a run is spilled
 RUN_BATCH_ROWS = 128  # the merge holds one such batch per run: runs grow with the input
+# Rows the merge puts in order at a time. The Parquet writer cuts row groups at exact counts
+# whatever the batch sizes, so a block need not be a row group; a smaller one holds less code
+# (at a million rows, 4,096 instead of 16,384 took the publisher's Arrow peak from 355 to
+# 260 MiB, in the same time).
+BLOCK_ROWS = 4096
 _IPC = pa.ipc.IpcWriteOptions(compression="lz4")
 
 
@@ -97,7 +102,9 @@ class _Run:
         self._file.close()
 
 
-def merge_runs(runs: Iterable[Path], rows: int, block_rows: int) -> Iterator[pa.RecordBatch]:
+def merge_runs(
+    runs: Iterable[Path], rows: int, block_rows: int = BLOCK_ROWS
+) -> Iterator[pa.RecordBatch]:
     """The rows of `runs` in `pos` order, without `pos`; checks positions are 0..rows-1."""
     opened = [_Run(path) for path in runs]
     try:

@@ -31,7 +31,6 @@ from codelog.prompts import SEPARATOR, render_prompt
 from codelog.publish.manifest import build_manifest, dataset_card, file_entries, write_manifest
 from codelog.publish.spillsort import POS, RunWriter, merge_runs
 from codelog.publish.writer import (
-    ROW_GROUP_ROWS,
     ParquetSink,
     publishing,
     teed_by_split,
@@ -245,7 +244,7 @@ def _write_merged(
 ) -> None:
     runs = [run for writer in writers for run in writer.runs]
     rows = sum(writer.rows for writer in writers)
-    batches = merge_runs(runs, rows, ROW_GROUP_ROWS)
+    batches = merge_runs(runs, rows)
     if not split_paths:
         write_table(path, table_schema, batches)
         return
