@@ -165,19 +165,23 @@ static void *pool_realloc(void *p, size_t n) {
  * open addressing. */
 typedef struct {
     uint32_t start, len, hash;
+    uint32_t generation; /* a slot is empty unless this is its set's */
     int32_t index; /* -1 until the first use is numbered; KEPT_NAME: never renamed */
     uint8_t flags; /* NAME_* */
 } Name;
 
+/* Emptied per call by a new generation, not by clearing the slots: one large program grows
+ * the table for good, and clearing or scanning it all per call cost more than the names. */
 typedef struct {
     Name *slots;
     size_t cap, used;
+    uint32_t generation;
 } NameSet;
 
 static uint32_t fnv1a(const char *s, uint32_t n) {
     uint32_t h = 2166136261u;
     for (uint32_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h | 1; /* 0 marks an empty slot */
+    return h;
 }
 
 static Name *nameset_find(NameSet *set, const char *src, uint32_t start, uint32_t len,
@@ -185,7 +189,7 @@ static Name *nameset_find(NameSet *set, const char *src, uint32_t start, uint32_
     size_t mask = set->cap - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         Name *slot = &set->slots[i];
-        if (slot->hash == 0) return slot;
+        if (slot->generation != set->generation) return slot;
         if (slot->hash == hash && slot->len == len &&
             memcmp(src + slot->start, src + start, len) == 0)
             return slot;
@@ -203,7 +207,7 @@ static int nameset_grow(NameSet *set, const char *src) {
     }
     set->cap = cap;
     for (size_t i = 0; i < old_cap; i++) {
-        if (old[i].hash) *nameset_find(set, src, old[i].start, old[i].len, old[i].hash) = old[i];
+        if (old[i].generation == set->generation) *nameset_find(set, src, old[i].start, old[i].len, old[i].hash) = old[i];
     }
     PyMem_RawFree(old);
     return 0;
@@ -214,8 +218,8 @@ static int nameset_add(NameSet *set, const char *src, uint32_t start, uint32_t l
     if (2 * (set->used + 1) > set->cap && nameset_grow(set, src) < 0) return -1;
     uint32_t hash = fnv1a(src + start, len);
     Name *slot = nameset_find(set, src, start, len, hash);
-    if (slot->hash == 0) {
-        *slot = (Name){start, len, hash, -1, 0};
+    if (slot->generation != set->generation) {
+        *slot = (Name){start, len, hash, set->generation, -1, 0};
         set->used++;
     }
     slot->flags |= flag;
@@ -225,7 +229,7 @@ static int nameset_add(NameSet *set, const char *src, uint32_t start, uint32_t l
 static Name *nameset_get(NameSet *set, const char *src, uint32_t start, uint32_t len) {
     if (set->used == 0) return NULL;
     Name *slot = nameset_find(set, src, start, len, fnv1a(src + start, len));
-    return slot->hash ? slot : NULL;
+    return slot->generation == set->generation ? slot : NULL;
 }
 
 typedef struct {
@@ -245,6 +249,7 @@ typedef struct {
     size_t n_kept_names;
     int kept_dunders, layout_sensitive;
     Vec events, ancestors, frames;
+    size_t form_size; /* bytes the events take in the form, at most */
     NameSet bound;
     int busy; /* set under the GIL while a call runs without it: one call at a time */
 } Canonicalizer;
@@ -421,10 +426,20 @@ static inline uint8_t flags_of(const Canonicalizer *self, TSSymbol kind) {
     return kind < self->kinds ? self->flags[kind] : 0;
 }
 
-static int emit(Canonicalizer *self, uint8_t tag, TSSymbol kind, uint32_t start, uint32_t end) {
+static inline int emit(Canonicalizer *self, uint8_t tag, TSSymbol kind, uint32_t start,
+                       uint32_t end) {
     Event *event = vec_push(&self->events);
     if (!event) return -1;
     *event = (Event){tag, kind, start, end};
+    /* The record's size (an identifier's: at most), so serialize needs no pass of its own. */
+    switch (tag) {
+        case EV_CLOSE: self->form_size += 1; break;
+        case EV_OPEN:
+        case EV_LEAF:
+        case EV_MISSING: self->form_size += 3; break;
+        case EV_UNCOVERED: self->form_size += 5 + (end - start); break;
+        default: self->form_size += 7 + (end - start);
+    }
     return 0;
 }
 
@@ -583,6 +598,9 @@ static int walk(Canonicalizer *self, TSTree *tree, const char *src, uint32_t siz
             frames->len--;
         }
         node = frame->children[frame->next++];
+        /* Subtrees are scattered over the heap: a miss on each is most of what the walk costs. */
+        if (frame->next < frame->count && !frame->children[frame->next].data.is_inline)
+            __builtin_prefetch(frame->children[frame->next].ptr);
         extra = ts_subtree_extra(node);
         structural = frame->structural;
         alias = 0;
@@ -598,13 +616,6 @@ finished:
     if (size > covered && !blank(src, covered, size) &&
         emit(self, EV_UNCOVERED, 0, covered, size) < 0)
         return -1;
-    /* Renamed: names bound and never looked up by their text. */
-    for (size_t i = 0; i < self->bound.cap && self->bound.used; i++) {
-        Name *name = &self->bound.slots[i];
-        if (name->hash &&
-            (name->flags != NAME_BOUND || is_kept_name(self, src + name->start, name->len)))
-            name->index = KEPT_NAME;
-    }
     return 0;
 }
 
@@ -622,18 +633,7 @@ static inline char *put_u32(char *p, uint32_t v) {
 /* The events as bytes, bound identifiers numbered by first use; `head` (if not 0) first. */
 static PyObject *serialize(Canonicalizer *self, const char *src, char head) {
     const Event *events = self->events.items;
-    size_t size = 1;
-    for (size_t i = 0; i < self->events.len; i++) {
-        switch (events[i].tag) {
-            case EV_CLOSE: size += 1; break;
-            case EV_OPEN:
-            case EV_LEAF:
-            case EV_MISSING: size += 3; break;
-            case EV_UNCOVERED: size += 5 + (events[i].end - events[i].start); break;
-            default: size += 7 + (events[i].end - events[i].start); /* at most; bound: 7 */
-        }
-    }
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(self->form_size + 1));
     if (!out) return NULL;
     char *p = PyBytes_AS_STRING(out);
     if (head) *p++ = head;
@@ -654,9 +654,15 @@ static PyObject *serialize(Canonicalizer *self, const char *src, char head) {
                 p += len;
                 break;
             case EV_IDENT:
-                if ((name = nameset_get(&self->bound, src, e->start, len)) &&
-                    name->index != KEPT_NAME) {
-                    if (name->index < 0) name->index = next_index++;
+                if ((name = nameset_get(&self->bound, src, e->start, len))) {
+                    /* Renamed: names bound and never looked up by their text. */
+                    if (name->index == -1)
+                        name->index = name->flags != NAME_BOUND ||
+                                              is_kept_name(self, src + name->start, name->len)
+                                          ? KEPT_NAME
+                                          : next_index++;
+                }
+                if (name && name->index != KEPT_NAME) {
                     *p++ = '$';
                     p = put_u16(p, e->kind);
                     p = put_u32(p, (uint32_t)name->index);
@@ -711,10 +717,11 @@ static PyObject *Canonicalizer_canonical(Canonicalizer *self, PyObject *arg) {
     Py_BEGIN_ALLOW_THREADS
     tree = ts_parser_parse_string(self->parser, NULL, src, (uint32_t)view.len);
     if (tree) {
-        self->events.len = self->ancestors.len = self->frames.len = 0;
-        if (self->bound.used) {
-            memset(self->bound.slots, 0, self->bound.cap * sizeof(Name));
-            self->bound.used = 0;
+        self->events.len = self->ancestors.len = self->frames.len = self->form_size = 0;
+        self->bound.used = 0;
+        if (++self->bound.generation == 0) { /* wrapped: slots of old generations look live */
+            if (self->bound.slots) memset(self->bound.slots, 0, self->bound.cap * sizeof(Name));
+            self->bound.generation = 1;
         }
         has_error = ts_node_has_error(ts_tree_root_node(tree));
         exact = has_error && self->layout_sensitive;
