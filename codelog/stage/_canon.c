@@ -3,7 +3,7 @@
  * The same algorithm as codelog/stage/ast_hash.py::canonical_form, which stays the reference
  * (the tests compare the two on every bundled program and on generated ones). Walking a tree
  * from Python creates a Node object per node and costs about as much as the parse itself; here
- * the walk and its serialisation are about a fifth of the parse (perf, synthetic CodeNet Python).
+ * the walk and its serialisation are under a tenth of the parse (perf, synthetic CodeNet Python).
  *
  * Encoding, little-endian, one record per event in prefix order:
  *   '(' u16 kind             a node with children opens
