@@ -3,7 +3,7 @@
  * The same algorithm as codelog/stage/ast_hash.py::canonical_form, which stays the reference
  * (the tests compare the two on every bundled program and on generated ones). Walking a tree
  * from Python creates a Node object per node and costs about as much as the parse itself; here
- * the walk and its serialisation are about a fifth of the parse (perf, synthetic CodeNet Python).
+ * the walk and its serialisation are under a tenth of the parse (perf, synthetic CodeNet Python).
  *
  * Encoding, little-endian, one record per event in prefix order:
  *   '(' u16 kind             a node with children opens
@@ -25,6 +25,10 @@
 #include <string.h>
 
 #include "tree_sitter/api.h"
+/* tree-sitter internals (the vendored core is compiled in): the walk reads subtrees. */
+#include "language.h"
+#include "subtree.h"
+#include "tree.h"
 
 enum {
     IS_IDENTIFIER = 1,
@@ -53,6 +57,19 @@ typedef struct {
     TSSymbol kind;
     TSFieldId field; /* the node's field in its parent; only containers need it */
 } Ancestor;
+
+/* A node of the tree, visible or hidden, whose children the walk is going through. */
+typedef struct {
+    const Subtree *children;
+    const TSSymbol *aliases; /* this node's production's alias sequence, or NULL */
+    uint32_t count, next;    /* children, and the index of the next one */
+    uint32_t structural;     /* structural index of the next child (extras have none) */
+    uint32_t pos;            /* where the next child's padding starts */
+    uint16_t production;
+    /* For field ids looked up through hidden nodes: this node's place in its parent. */
+    uint32_t own_structural;
+    bool hidden, extra;
+} Frame;
 
 /* Growable arrays; one per Canonicalizer, reused across calls. PyMem_Raw*: the walk runs
  * without the GIL. */
@@ -148,19 +165,23 @@ static void *pool_realloc(void *p, size_t n) {
  * open addressing. */
 typedef struct {
     uint32_t start, len, hash;
+    uint32_t generation; /* a slot is empty unless this is its set's */
     int32_t index; /* -1 until the first use is numbered; KEPT_NAME: never renamed */
     uint8_t flags; /* NAME_* */
 } Name;
 
+/* Emptied per call by a new generation, not by clearing the slots: one large program grows
+ * the table for good, and clearing or scanning it all per call cost more than the names. */
 typedef struct {
     Name *slots;
     size_t cap, used;
+    uint32_t generation;
 } NameSet;
 
 static uint32_t fnv1a(const char *s, uint32_t n) {
     uint32_t h = 2166136261u;
     for (uint32_t i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h | 1; /* 0 marks an empty slot */
+    return h;
 }
 
 static Name *nameset_find(NameSet *set, const char *src, uint32_t start, uint32_t len,
@@ -168,7 +189,7 @@ static Name *nameset_find(NameSet *set, const char *src, uint32_t start, uint32_
     size_t mask = set->cap - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         Name *slot = &set->slots[i];
-        if (slot->hash == 0) return slot;
+        if (slot->generation != set->generation) return slot;
         if (slot->hash == hash && slot->len == len &&
             memcmp(src + slot->start, src + start, len) == 0)
             return slot;
@@ -186,7 +207,7 @@ static int nameset_grow(NameSet *set, const char *src) {
     }
     set->cap = cap;
     for (size_t i = 0; i < old_cap; i++) {
-        if (old[i].hash) *nameset_find(set, src, old[i].start, old[i].len, old[i].hash) = old[i];
+        if (old[i].generation == set->generation) *nameset_find(set, src, old[i].start, old[i].len, old[i].hash) = old[i];
     }
     PyMem_RawFree(old);
     return 0;
@@ -197,8 +218,8 @@ static int nameset_add(NameSet *set, const char *src, uint32_t start, uint32_t l
     if (2 * (set->used + 1) > set->cap && nameset_grow(set, src) < 0) return -1;
     uint32_t hash = fnv1a(src + start, len);
     Name *slot = nameset_find(set, src, start, len, hash);
-    if (slot->hash == 0) {
-        *slot = (Name){start, len, hash, -1, 0};
+    if (slot->generation != set->generation) {
+        *slot = (Name){start, len, hash, set->generation, -1, 0};
         set->used++;
     }
     slot->flags |= flag;
@@ -208,7 +229,7 @@ static int nameset_add(NameSet *set, const char *src, uint32_t start, uint32_t l
 static Name *nameset_get(NameSet *set, const char *src, uint32_t start, uint32_t len) {
     if (set->used == 0) return NULL;
     Name *slot = nameset_find(set, src, start, len, fnv1a(src + start, len));
-    return slot->hash ? slot : NULL;
+    return slot->generation == set->generation ? slot : NULL;
 }
 
 typedef struct {
@@ -227,7 +248,8 @@ typedef struct {
     Text *kept_names;      /* names never renamed */
     size_t n_kept_names;
     int kept_dunders, layout_sensitive;
-    Vec events, ancestors;
+    Vec events, ancestors, frames;
+    size_t form_size; /* bytes the events take in the form, at most */
     NameSet bound;
     int busy; /* set under the GIL while a call runs without it: one call at a time */
 } Canonicalizer;
@@ -366,6 +388,7 @@ static int Canonicalizer_init(Canonicalizer *self, PyObject *args, PyObject *kwa
     self->layout_sensitive = layout;
     self->events.size = sizeof(Event);
     self->ancestors.size = sizeof(Ancestor);
+    self->frames.size = sizeof(Frame);
     if (set_flags(self, identifiers, IS_IDENTIFIER) < 0 || set_flags(self, comments, IS_COMMENT) < 0 ||
         set_flags(self, parents, IS_BINDING_PARENT) < 0 ||
         set_flags(self, containers, IS_CONTAINER) < 0 || set_slots(self, fields, SLOT_BINDS) < 0 ||
@@ -388,6 +411,7 @@ static void Canonicalizer_dealloc(Canonicalizer *self) {
     PyMem_RawFree(self->kept_names);
     PyMem_RawFree(self->events.items);
     PyMem_RawFree(self->ancestors.items);
+    PyMem_RawFree(self->frames.items);
     PyMem_RawFree(self->bound.slots);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -402,10 +426,20 @@ static inline uint8_t flags_of(const Canonicalizer *self, TSSymbol kind) {
     return kind < self->kinds ? self->flags[kind] : 0;
 }
 
-static int emit(Canonicalizer *self, uint8_t tag, TSSymbol kind, uint32_t start, uint32_t end) {
+static inline int emit(Canonicalizer *self, uint8_t tag, TSSymbol kind, uint32_t start,
+                       uint32_t end) {
     Event *event = vec_push(&self->events);
     if (!event) return -1;
     *event = (Event){tag, kind, start, end};
+    /* The record's size (an identifier's: at most), so serialize needs no pass of its own. */
+    switch (tag) {
+        case EV_CLOSE: self->form_size += 1; break;
+        case EV_OPEN:
+        case EV_LEAF:
+        case EV_MISSING: self->form_size += 3; break;
+        case EV_UNCOVERED: self->form_size += 5 + (end - start); break;
+        default: self->form_size += 7 + (end - start);
+    }
     return 0;
 }
 
@@ -429,83 +463,160 @@ static int is_kept_name(const Canonicalizer *self, const char *text, uint32_t le
            text[len - 2] == '_' && text[len - 1] == '_';
 }
 
+static inline uint32_t padding_bytes(Subtree s) {
+    return s.data.is_inline ? s.data.padding_bytes : s.ptr->padding.bytes;
+}
+
+static inline uint32_t size_bytes(Subtree s) {
+    return s.data.is_inline ? s.data.size_bytes : s.ptr->size.bytes;
+}
+
+/* The field id ts_tree_cursor_current_field_id gives a node whose parent is frames[depth]:
+ * its own field there, else (through hidden parents only) the hidden parent's, and so on. */
+static TSFieldId field_of(const TSLanguage *language, const Frame *frames, size_t depth,
+                          uint32_t structural, bool extra) {
+    if (language->field_count == 0) return 0;
+    for (;;) {
+        if (extra) return 0;
+        TSMapSlice slice = language->field_map_slices[frames[depth].production];
+        const TSFieldMapEntry *map = &language->field_map_entries[slice.index];
+        for (const TSFieldMapEntry *end = map + slice.length; map < end; map++)
+            if (!map->inherited && map->child_index == structural) return map->field_id;
+        if (depth == 0 || !frames[depth].hidden) return 0;
+        structural = frames[depth].own_structural;
+        extra = frames[depth].extra;
+        depth--;
+    }
+}
+
 /* Fills self->events and self->bound from the tree; -1 on allocation failure. `rename` off:
- * every identifier keeps its text. Runs without the GIL: no Python API here. */
+ * every identifier keeps its text. Runs without the GIL: no Python API here.
+ *
+ * Walks tree-sitter's own subtrees, not a TSTreeCursor: the nodes visited and everything read
+ * of them (kind with aliases, byte range, field ids inherited through hidden nodes) are the
+ * cursor's, as tree_cursor.c computes them, at about half the cost (no TSNode per step, no
+ * re-scan of a parent's earlier children to find the next sibling, no row/column sums). */
 static int walk(Canonicalizer *self, TSTree *tree, const char *src, uint32_t size, int rename) {
-    TSTreeCursor cursor = ts_tree_cursor_new(ts_tree_root_node(tree));
+    const TSLanguage *language = tree->language;
+    Vec *frames = &self->frames;
     Ancestor *stack;
-    int status = -1;
     uint32_t covered = 0; /* source before this offset is in the form already, or a comment */
     /* Two sentinels: an identifier at depth 1 looks two levels up. */
     for (int i = 0; i < 2; i++) {
-        if (!(stack = vec_push(&self->ancestors))) goto done;
+        if (!(stack = vec_push(&self->ancestors))) return -1;
         *stack = (Ancestor){(TSSymbol)-1, 0};
     }
+    /* The node at hand: the root first (always visible, never aliased), then each child. */
+    Subtree node = tree->root;
+    uint32_t start = padding_bytes(node), structural = 0;
+    TSSymbol alias = 0;
+    bool visible = true, extra = false;
     for (;;) {
-        TSNode node = ts_tree_cursor_current_node(&cursor);
-        TSSymbol kind = ts_node_symbol(node);
-        uint8_t flags = flags_of(self, kind);
-        TSFieldId field = flags & IS_CONTAINER ? ts_tree_cursor_current_field_id(&cursor) : 0;
-        if (!(flags & IS_COMMENT) && ts_tree_cursor_goto_first_child(&cursor)) {
-            if (emit(self, EV_OPEN, kind, 0, 0) < 0) goto done;
-            if (!(stack = vec_push(&self->ancestors))) goto done;
-            *stack = (Ancestor){kind, field};
-            continue;
-        }
-        uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
-        if (start > covered && !blank(src, covered, start) &&
-            emit(self, EV_UNCOVERED, 0, covered, start) < 0)
-            goto done;
-        if (end > covered) covered = end;
-        if (flags & IS_COMMENT) {
-            /* skipped */
-        } else if (!rename && ts_node_is_missing(node)) { /* only broken trees have them */
-            if (emit(self, EV_MISSING, kind, start, start) < 0) goto done;
-        } else if (flags & IS_IDENTIFIER) {
-            const Ancestor *a = self->ancestors.items;
-            const Ancestor parent = a[self->ancestors.len - 1];
-            const Ancestor grandparent = a[self->ancestors.len - 2];
-            uint8_t own = slot(self, parent.kind, ts_tree_cursor_current_field_id(&cursor));
-            uint8_t seen = 0;
-            if (!rename) {
-                /* a broken tree: every name as written */
-            } else if (own & SLOT_KEEPS) {
-                seen = NAME_BY_TEXT;
-            } else if ((own & SLOT_BINDS) || (flags_of(self, parent.kind) & IS_BINDING_PARENT) ||
-                       ((flags_of(self, parent.kind) & IS_CONTAINER) &&
-                        (slot(self, grandparent.kind, parent.field) & SLOT_BINDS))) {
-                seen = NAME_BOUND;
-            }
-            if (seen && nameset_add(&self->bound, src, start, end - start, seen) < 0) goto done;
-            if (emit(self, rename ? EV_IDENT : EV_TEXT, kind, start, end) < 0) goto done;
-        } else {
-            const Text *fixed = kind < self->kinds ? &self->fixed[kind] : NULL;
-            int usual = fixed && fixed->text && fixed->len == end - start &&
-                        memcmp(fixed->text, src + start, end - start) == 0;
-            if (emit(self, usual ? EV_LEAF : EV_TEXT, kind, start, end) < 0) goto done;
-        }
-        while (!ts_tree_cursor_goto_next_sibling(&cursor)) {
-            if (!ts_tree_cursor_goto_parent(&cursor)) {
-                if (size > covered && !blank(src, covered, size) &&
-                    emit(self, EV_UNCOVERED, 0, covered, size) < 0)
-                    goto done;
-                /* Renamed: names bound and never looked up by their text. */
-                for (size_t i = 0; i < self->bound.cap && self->bound.used; i++) {
-                    Name *name = &self->bound.slots[i];
-                    if (name->hash && (name->flags != NAME_BOUND ||
-                                       is_kept_name(self, src + name->start, name->len)))
-                        name->index = KEPT_NAME;
+        uint32_t children = ts_subtree_child_count(node);
+        bool descend = children > 0 && node.ptr->visible_child_count > 0;
+        if (visible) {
+            TSSymbol symbol = alias ? alias : ts_subtree_symbol(node);
+            TSSymbol kind =
+                symbol == ts_builtin_sym_error ? symbol : language->public_symbol_map[symbol];
+            uint8_t flags = flags_of(self, kind);
+            uint32_t end = start + size_bytes(node);
+            if (descend && !(flags & IS_COMMENT)) {
+                TSFieldId field = flags & IS_CONTAINER && frames->len
+                                      ? field_of(language, frames->items, frames->len - 1,
+                                                 structural, extra)
+                                      : 0;
+                if (emit(self, EV_OPEN, kind, 0, 0) < 0) return -1;
+                if (!(stack = vec_push(&self->ancestors))) return -1;
+                *stack = (Ancestor){kind, field};
+            } else {
+                descend = false;
+                if (start > covered && !blank(src, covered, start) &&
+                    emit(self, EV_UNCOVERED, 0, covered, start) < 0)
+                    return -1;
+                if (end > covered) covered = end;
+                if (flags & IS_COMMENT) {
+                    /* skipped */
+                } else if (!rename && ts_subtree_missing(node)) { /* only broken trees */
+                    if (emit(self, EV_MISSING, kind, start, start) < 0) return -1;
+                } else if (flags & IS_IDENTIFIER) {
+                    const Ancestor *a = self->ancestors.items;
+                    const Ancestor parent = a[self->ancestors.len - 1];
+                    const Ancestor grandparent = a[self->ancestors.len - 2];
+                    uint8_t seen = 0;
+                    if (rename) {
+                        TSFieldId field = frames->len ? field_of(language, frames->items,
+                                                                 frames->len - 1, structural, extra)
+                                                      : 0;
+                        uint8_t own = slot(self, parent.kind, field);
+                        if (own & SLOT_KEEPS) {
+                            seen = NAME_BY_TEXT;
+                        } else if ((own & SLOT_BINDS) ||
+                                   (flags_of(self, parent.kind) & IS_BINDING_PARENT) ||
+                                   ((flags_of(self, parent.kind) & IS_CONTAINER) &&
+                                    (slot(self, grandparent.kind, parent.field) & SLOT_BINDS))) {
+                            seen = NAME_BOUND;
+                        }
+                    } /* else a broken tree: every name as written */
+                    if (seen && nameset_add(&self->bound, src, start, end - start, seen) < 0)
+                        return -1;
+                    if (emit(self, rename ? EV_IDENT : EV_TEXT, kind, start, end) < 0) return -1;
+                } else {
+                    const Text *fixed = kind < self->kinds ? &self->fixed[kind] : NULL;
+                    int usual = fixed && fixed->text && fixed->len == end - start &&
+                                memcmp(fixed->text, src + start, end - start) == 0;
+                    if (emit(self, usual ? EV_LEAF : EV_TEXT, kind, start, end) < 0) return -1;
                 }
-                status = 0;
-                goto done;
             }
-            if (emit(self, EV_CLOSE, 0, 0, 0) < 0) goto done;
-            self->ancestors.len--;
         }
+        /* A hidden node without visible descendants is skipped whole, as the cursor does:
+         * its text, if not blank, is in the next '~' record. */
+        if (descend) {
+            Frame *frame = vec_push(frames);
+            if (!frame) return -1;
+            uint16_t production = node.ptr->production_id;
+            *frame = (Frame){
+                .children = ts_subtree_children(node),
+                .aliases = ts_language_alias_sequence(language, production),
+                .count = children,
+                .pos = start - padding_bytes(node),
+                .production = production,
+                .own_structural = structural,
+                .hidden = !visible,
+                .extra = extra,
+            };
+        }
+        /* The next node: the next child of the innermost frame that has one. */
+        Frame *frame;
+        for (;;) {
+            if (frames->len == 0) goto finished;
+            frame = (Frame *)frames->items + frames->len - 1;
+            if (frame->next < frame->count) break;
+            if (!frame->hidden) {
+                if (emit(self, EV_CLOSE, 0, 0, 0) < 0) return -1;
+                self->ancestors.len--;
+            }
+            frames->len--;
+        }
+        node = frame->children[frame->next++];
+        /* Subtrees are scattered over the heap: a miss on each is most of what the walk costs. */
+        if (frame->next < frame->count && !frame->children[frame->next].data.is_inline)
+            __builtin_prefetch(frame->children[frame->next].ptr);
+        extra = ts_subtree_extra(node);
+        structural = frame->structural;
+        alias = 0;
+        if (!extra) {
+            if (frame->aliases) alias = frame->aliases[structural];
+            frame->structural++;
+        }
+        visible = alias || ts_subtree_visible(node);
+        start = frame->pos + padding_bytes(node);
+        frame->pos = start + size_bytes(node);
     }
-done:
-    ts_tree_cursor_delete(&cursor);
-    return status;
+finished:
+    if (size > covered && !blank(src, covered, size) &&
+        emit(self, EV_UNCOVERED, 0, covered, size) < 0)
+        return -1;
+    return 0;
 }
 
 static inline char *put_u16(char *p, uint16_t v) {
@@ -522,18 +633,7 @@ static inline char *put_u32(char *p, uint32_t v) {
 /* The events as bytes, bound identifiers numbered by first use; `head` (if not 0) first. */
 static PyObject *serialize(Canonicalizer *self, const char *src, char head) {
     const Event *events = self->events.items;
-    size_t size = 1;
-    for (size_t i = 0; i < self->events.len; i++) {
-        switch (events[i].tag) {
-            case EV_CLOSE: size += 1; break;
-            case EV_OPEN:
-            case EV_LEAF:
-            case EV_MISSING: size += 3; break;
-            case EV_UNCOVERED: size += 5 + (events[i].end - events[i].start); break;
-            default: size += 7 + (events[i].end - events[i].start); /* at most; bound: 7 */
-        }
-    }
-    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(self->form_size + 1));
     if (!out) return NULL;
     char *p = PyBytes_AS_STRING(out);
     if (head) *p++ = head;
@@ -554,9 +654,15 @@ static PyObject *serialize(Canonicalizer *self, const char *src, char head) {
                 p += len;
                 break;
             case EV_IDENT:
-                if ((name = nameset_get(&self->bound, src, e->start, len)) &&
-                    name->index != KEPT_NAME) {
-                    if (name->index < 0) name->index = next_index++;
+                if ((name = nameset_get(&self->bound, src, e->start, len))) {
+                    /* Renamed: names bound and never looked up by their text. */
+                    if (name->index == -1)
+                        name->index = name->flags != NAME_BOUND ||
+                                              is_kept_name(self, src + name->start, name->len)
+                                          ? KEPT_NAME
+                                          : next_index++;
+                }
+                if (name && name->index != KEPT_NAME) {
                     *p++ = '$';
                     p = put_u16(p, e->kind);
                     p = put_u32(p, (uint32_t)name->index);
@@ -611,10 +717,11 @@ static PyObject *Canonicalizer_canonical(Canonicalizer *self, PyObject *arg) {
     Py_BEGIN_ALLOW_THREADS
     tree = ts_parser_parse_string(self->parser, NULL, src, (uint32_t)view.len);
     if (tree) {
-        self->events.len = self->ancestors.len = 0;
-        if (self->bound.used) {
-            memset(self->bound.slots, 0, self->bound.cap * sizeof(Name));
-            self->bound.used = 0;
+        self->events.len = self->ancestors.len = self->frames.len = self->form_size = 0;
+        self->bound.used = 0;
+        if (++self->bound.generation == 0) { /* wrapped: slots of old generations look live */
+            if (self->bound.slots) memset(self->bound.slots, 0, self->bound.cap * sizeof(Name));
+            self->bound.generation = 1;
         }
         has_error = ts_node_has_error(ts_tree_root_node(tree));
         exact = has_error && self->layout_sensitive;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,72 @@ def test_every_bundled_program_agrees():
 def test_generated_programs_agree(program):
     source = program.encode()
     assert c_form(source, "python") == python_form(source, "python")
+
+
+# The C walk reads tree-sitter's subtrees, not a cursor: cases where the two could part.
+TRICKY = {
+    "python": [
+        # keywords aliased to identifier; fields through hidden nodes; extras between children
+        "match = print = type = 1\nexec(match, type)\nfor (a, b) in z: pass\n",
+        "f(a, # c\n  b)\nx = 1 + \\\n    2\nclass C(B, metaclass=M):\n    def __lt__(s, o): ...\n",
+        'é = "ü€\U0001f600"\nprint(f"{é:.6f} {é!r:>{w}}")\n',
+        "if x:\n    pass\nelse:\n  y",  # indent change, no final newline
+        "def f(\n",  # ERROR and zero-width MISSING tokens
+    ],
+    "c": [
+        "int /*a*/ *p /*b*/ = /*c*/ &n, a[3], (*g)(int);\nstruct S { int x, *y; } s;\n",
+        '#define X(a) ((a) + 1)\n#include <stdio.h>\nint main() { char *u = "ü€"; return s.x + p->y; }',
+        "int main() { int x = 1 return x }\n",  # MISSING ';'
+        "int f( { x = ; }\n",
+    ],
+    "c++": [
+        "template <class T> struct A { T v; };\nint main() { A<int> a{1}; std::max(a.v, 2); }\n",
+        "auto f = [&, x = 1](auto... k) -> int { return x; }\nint main() { for (auto [a, b] : m) }\n",
+    ],
+    "java": [
+        "class Main { int f(int a, /* c */ int... b) { var r = (x, y) -> x; return a; } }\n",
+        "class A { void f() { int x = 1 return; } \n",
+    ],
+    "go": [
+        "package main\nfunc f() (a, b int) { a, b = b, a; s := []string{`é`}; return }\n",
+        "package main\nfunc main() { x := \n}\n",
+    ],
+    "rust": [
+        "fn f<'a>(x: &'a mut [u8]) -> Option<u8> { let Some(y) = x.first() else { return None }; "
+        "y.checked_add(1) }\nstruct P { r: i32 }\n",
+        "fn main() { let x = ; }\n",
+    ],
+    "ruby": [
+        "def f(a, *b, k: 1, &blk)\n  x, *y = b # c\n  a.each { |v| yield v }\nend\n",
+        "def f(\n",
+    ],
+    "c#": [
+        "class P { static int F(int a, params int[] b) => a; // c\n int G() { var (x, y) = (1, 2); } }\n",
+        "class P { void F() { int x = 1 } \n",
+    ],
+}
+
+
+@pytest.mark.parametrize("language", sorted(TRICKY))
+def test_tricky_inputs_agree(language):
+    # Each case, then edits of it: deletions and insertions make ERROR, MISSING, odd extras.
+    rng = random.Random(language)
+    for case in TRICKY[language] + [SNIPPETS[language]]:
+        source = case.encode()
+        assert c_form(source, language) == python_form(source, language), source
+        for _ in range(40):
+            edited = source
+            for _ in range(rng.randrange(1, 4)):
+                i = rng.randrange(len(edited) + 1)
+                if rng.random() < 0.5:
+                    edited = edited[:i] + edited[i + rng.randrange(1, 6) :]
+                else:
+                    edited = (
+                        edited[:i]
+                        + rng.choice([b"(", b"}", b";", b",", b"\n", b" ", "é".encode()])
+                        + edited[i:]
+                    )
+            assert c_form(edited, language) == python_form(edited, language), edited
 
 
 def test_odd_inputs():
