@@ -136,7 +136,7 @@ def executor_option(command: Callable[..., Any]) -> Callable[..., Any]:
     )(run)
 
 
-def full_check(dataset_dir: Path) -> None:
+def verify_whole(dataset_dir: Path) -> None:
     from codelog.dataset.open import check_dataset
     from codelog.progress import say
 

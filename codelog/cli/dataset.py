@@ -15,6 +15,7 @@ from codelog.cli.common import (
     manners,
     print_json,
     verify_option,
+    verify_whole,
 )
 
 
@@ -63,7 +64,7 @@ def sql_command(
     from codelog.progress import result_console, say
 
     if full_check:
-        full_check(dataset_dir)
+        verify_whole(dataset_dir)
     if query is None:
         if fmt or output:
             raise click.UsageError("--format/--output need a QUERY")
@@ -122,7 +123,7 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
     if plot:
         require_plotting()  # before any work
     if full_check:
-        full_check(dataset_dir)
+        verify_whole(dataset_dir)
     kind = _dataset_kind(dataset_dir)
     if plot and not kind.has("dataset.stats_plot"):
         raise click.UsageError(f"--plot draws a solutions dataset; this is a {kind.name} dataset")
@@ -226,7 +227,7 @@ def export_command(
     from codelog.progress import say, warn
 
     if full_check:
-        full_check(dataset_dir)
+        verify_whole(dataset_dir)
     if kinds.drawn(fmt):  # verifier lists: a kind drawn from the dataset, not a row layout
         written = codelog.export_verifier_lists(
             dataset_dir,

@@ -15,6 +15,7 @@ from codelog.cli.common import (
     cli,
     quiet_option,
     verify_option,
+    verify_whole,
 )
 from codelog.errors import CodelogError
 
@@ -189,7 +190,7 @@ def train(
     # codelog-safe: where a run may write, and what it reads, checked before any model loads
     check_run_out(out, dataset_dir)
     if full_check:
-        full_check(dataset_dir)
+        verify_whole(dataset_dir)
     from codelog.evaluation.training_eval import training_evaluators
 
     evaluators = training_evaluators(
