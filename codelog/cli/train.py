@@ -174,15 +174,14 @@ def train(
     # not a dataset, or an option that cannot work: say so at once, before torch is imported
     manifest = read_manifest(dataset_dir)
     overrides = {k: v for k, v in options.items() if v is not None}
+    explicit = load_recipe(recipe) if recipe else None
     built_with = manifest.get("recipe")
-    resolve_recipe(
-        load_recipe(recipe)
-        if recipe
-        else Recipe.from_dict(built_with, where=f"{dataset_dir}/manifest.json recipe")
-        if built_with
-        else load_recipe(),
-        overrides,
-    )
+    if explicit is None and built_with:  # what the trainer starts from (codelog.training.loop)
+        resolve_recipe(
+            Recipe.from_dict(built_with, where=f"{dataset_dir}/manifest.json recipe"), overrides
+        )
+    else:
+        resolve_recipe(explicit or load_recipe(), overrides)
     from codelog.training.loop import train as run_train
     from codelog.training.report import print_summary
 
@@ -210,7 +209,7 @@ def train(
             dataset_dir,
             out,
             overrides,
-            recipe=load_recipe(recipe) if recipe else None,
+            recipe=explicit,
             resume=resume,
             progress=manners_.show_progress(),
             quiet=manners_.console.quiet,

@@ -3,7 +3,8 @@
 Both kinds run here and publish/ only writes what they decided. After `group_solutions` or
 `group_repairs`, the connection holds `staged` (a view of the staged parts), `splits`
 (problem_id, split) and `fate`: one row per staged row, `reason` NULL for a kept one, with
-`pos` (its place in the table it is published in) and `split`. The repair kind also leaves
+`pos` (its place in the table it is published in) and `split`; `fate` is a view of a Parquet
+file in the scratch directory, in seq order (`_fate_to_disk`). The repair kind also leaves
 `attempts` and `plan` (codelog.group.repairs).
 """
 
