@@ -5,9 +5,22 @@ Programs run warm and cold (codelog.execution.zygote), each with a short limit."
 
 from __future__ import annotations
 
+import json
+import shutil
+from pathlib import Path
+
 import pytest
 
+from codelog.errors import InputError
 from codelog.execution.compare import RULES, Tolerance, compare, number, tokens
+from codelog.execution.testcases import (
+    BUNDLED_CODENET,
+    Problem,
+    TestCase,
+    check_problem,
+    codenet_problems,
+    jsonl_problems,
+)
 
 # ----------------------------------------------------------------------------- comparison
 
@@ -39,3 +52,96 @@ def test_the_decimal_forms_a_judge_reads_stay_numbers() -> None:
     assert number(".5") == 0.5 and number("-0") == 0.0
     # a token equal to the expected one is equal, number or not
     assert compare("inf\n", "inf\n", tol, RULES["AtCoder"]) == "Accepted"
+
+
+# ---------------------------------------------------------------------- malformed problems
+
+HUMANEVAL = {
+    "task_id": "HumanEval/x",
+    "prompt": "def inc(x):\n",
+    "test": "def check(candidate):\n    assert candidate(1) == 2\n",
+    "entry_point": "inc",
+}
+MBPP = {"task_id": 2, "text": "Write inc.", "test_list": ["assert inc(1) == 2"]}
+STDIO = {"problem_id": "add", "tests": [{"input": "1 2\n", "output": "3\n"}]}
+
+
+def _load(tmp_path: Path, *records: dict) -> dict[str, Problem]:
+    path = tmp_path / "problems.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return jsonl_problems(path)
+
+
+@pytest.mark.parametrize(
+    ("record", "where", "says"),
+    [
+        ({**MBPP, "test_list": []}, "column 'test_list'", "no asserts"),
+        ({**MBPP, "test_list": ["  ", ""]}, "column 'test_list'", "no asserts"),
+        ({k: v for k, v in HUMANEVAL.items() if k != "entry_point"}, "'entry_point'", "needs"),
+        ({**HUMANEVAL, "entry_point": None}, "column 'entry_point'", "needs entry_point"),
+        ({**HUMANEVAL, "entry_point": "not a name"}, "column 'entry_point'", "needs"),
+        ({**HUMANEVAL, "test": None}, "column 'test'", "not None"),
+        ({**HUMANEVAL, "test": ""}, "column 'test'", "test code"),
+        ({**HUMANEVAL, "prompt": None}, "column 'prompt'", "must be a string"),
+        ({**HUMANEVAL, "time_limit_ms": -5}, "'time_limit_ms'", "positive integer, not -5"),
+        ({**HUMANEVAL, "time_limit_ms": "abc"}, "'time_limit_ms'", "not 'abc'"),
+        ({**HUMANEVAL, "memory_limit_kb": 0}, "'memory_limit_kb'", "not 0"),
+        ({**MBPP, "time_limit_ms": -5}, "'time_limit_ms'", "not -5"),
+        ({**MBPP, "time_limit_ms": "abc"}, "'time_limit_ms'", "not 'abc'"),
+        ({**STDIO, "time_limit_ms": -5}, "'time_limit_ms'", "not -5"),
+        ({**STDIO, "time_limit_ms": "abc"}, "'time_limit_ms'", "not 'abc'"),
+        ({**STDIO, "time_limit_ms": 1.5}, "'time_limit_ms'", "not 1.5"),
+        ({**STDIO, "time_limit_ms": True}, "'time_limit_ms'", "not True"),
+        ({**STDIO, "tests": []}, "column 'tests'", "needs tests"),
+        ({**STDIO, "tests": [{"input": "1 2\n", "output": None}]}, "'tests'", "'output'"),
+    ],
+)
+def test_a_malformed_problem_is_an_error_at_its_line(
+    tmp_path: Path, record: dict, where: str, says: str
+) -> None:
+    with pytest.raises(InputError) as caught:
+        _load(tmp_path, STDIO | {"problem_id": "fine"}, record)
+    message = str(caught.value)
+    assert message.startswith(f"{tmp_path / 'problems.jsonl'} line 2: ")
+    assert where in message and says in message, message
+
+
+def test_the_well_formed_problems_load(tmp_path: Path) -> None:
+    problems = _load(tmp_path, HUMANEVAL, MBPP, STDIO)
+    assert {p.problem_id: p.kind for p in problems.values()} == {
+        "HumanEval/x": "function",
+        "2": "function",
+        "add": "stdio",
+    }
+
+
+def test_check_problem_holds_every_source(tmp_path: Path) -> None:
+    fine = Problem("p", (TestCase("t", "", "ok\n"),))
+    assert check_problem(fine, "x.jsonl", 3) is fine
+    for bad, says in [
+        (Problem("p", ()), "has no tests"),
+        (Problem("p", (TestCase("t", "", None),)), "with no expected output"),
+        (Problem("p", (TestCase("t", "", "ok\n"),), time_limit_ms=-5), "not -5"),
+        (Problem("p", (TestCase("c"),), test_code=" \n"), "no test code"),
+        (Problem("p", (TestCase("c"),), code_prompt="def f(x):\n", test_code="x"), "entry_point"),
+    ]:
+        with pytest.raises(InputError, match=f"^x.jsonl line 3: .*{says}"):
+            check_problem(bad, "x.jsonl", 3)
+
+
+def test_a_codenet_limit_that_is_not_a_positive_integer_is_an_error_at_its_row(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "tree"
+    shutil.copytree(BUNDLED_CODENET / "problem_descriptions", root / "problem_descriptions")
+    (root / "metadata").mkdir()
+    listing = root / "metadata" / "problem_list.csv"
+    listing.write_text(
+        "id,name,dataset,time_limit,memory_limit\n"
+        "p02400,Circle,AIZU,1000,131072\n"
+        "p03001,Rectangle Cutting,AtCoder,abc,1048576\n"
+    )
+    with pytest.raises(InputError, match=r"problem_list.csv line 3: column 'time_limit'.*'abc'"):
+        codenet_problems(root, ["p02400", "p03001"])
+    listing.write_text(listing.read_text().replace(",abc,", ",,"))  # empty: the default
+    assert codenet_problems(root, ["p03001"])["p03001"].time_limit_ms == 2000
