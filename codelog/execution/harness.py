@@ -304,7 +304,7 @@ def check_function(
         "modules": list(modules),
     }
     allowed = {*functions, *([problem.entry_point] if problem.entry_point else [])}
-    program = (problem.code_prompt or "") + code + "\n"
+    program = problem.program(code)
     python = runner.run_argv[0]
     candidate_argv = (python, "-S", "-c", CANDIDATE, runner.source_name)
     checker_argv = (python, "-S", "-I", "-c", CHECKER)

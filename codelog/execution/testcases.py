@@ -85,8 +85,11 @@ class Problem:
         return "function" if self.test_code is not None else "stdio"
 
     def program(self, code: str) -> str:
-        """The source that runs for a stdio problem: the code itself. (A function problem's
-        code runs apart from its checks: codelog.execution.harness.)"""
+        """The source that runs: for a stdio problem the code itself; for a function problem
+        the prompt the completion continues, then the completion (its checks run apart from
+        it: codelog.execution.harness)."""
+        if self.kind == "function":
+            return (self.code_prompt or "") + code + "\n"
         return code
 
 

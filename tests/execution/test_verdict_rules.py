@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from codelog.errors import InputError
+from codelog.execution import sandbox, zygote
 from codelog.execution.compare import RULES, Tolerance, compare, number, tokens
+from codelog.execution.judge import JudgeOptions, Program, Verdict, judge_program
 from codelog.execution.testcases import (
     BUNDLED_CODENET,
     Problem,
@@ -21,6 +23,127 @@ from codelog.execution.testcases import (
     codenet_problems,
     jsonl_problems,
 )
+
+ECHO = Problem("echo", (TestCase("t", "7\n", "7\n"),), time_limit_ms=1000, memory_limit_kb=65_536)
+INC = Problem(
+    "inc",
+    (TestCase("check"),),
+    time_limit_ms=1000,
+    memory_limit_kb=65_536,
+    code_prompt="def inc(x):\n",
+    test_code="def check(candidate):\n    assert candidate(1) == 2\n",
+    entry_point="inc",
+)
+WARM_AND_COLD = pytest.mark.parametrize("warm", [True, False], ids=["warm", "cold"])
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _close_zygotes():
+    yield
+    zygote.close_all()
+
+
+def judged(code: str, warm: bool, problem: Problem = ECHO, language: str = "Python") -> Verdict:
+    verdict = judge_program(
+        Program("s", problem.problem_id, code, language), problem, JudgeOptions(warm=warm)
+    )
+    if warm and language == "Python" and _bwrap():
+        assert verdict.isolation.endswith("warm"), verdict.isolation
+    return verdict
+
+
+def _bwrap() -> bool:
+    runner = sandbox.python_runner()
+    return sandbox.resolve_isolation("auto", runner.readable).isolation.mode == "bwrap"
+
+
+# ------------------------------------------------------------ no verdict bought with text
+
+PRINTED_COMPILE_ERROR = (
+    'import sys\nsys.stderr.write(\'  File "Main.py", line 1\\n    x =\\n       ^\\n'
+    "SyntaxError: invalid syntax\\n')\nsys.exit(1)\n"
+)
+
+
+@WARM_AND_COLD
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import sys\nsys.stderr.write('MemoryError\\n')\nsys.exit(1)\n",
+        "raise ValueError('index out of memory-mapped range')\n",
+        "raise MemoryError\n",
+        "import sys\nsys.stderr.write('std::bad_alloc\\njava.lang.OutOfMemoryError\\n')\nsys.exit(1)\n",
+        "import sys\nsys.stderr.write('ValueError: bad input\\n')\nsys.exit(1)\n",
+        "import sys\nprint('ValueError: bad input')\nsys.exit(1)\n",
+        PRINTED_COMPILE_ERROR,
+        "raise SyntaxError('made at run time')\n",
+        "import sys\nsys.exit(3)\n",  # the compile step's own status, from the program
+    ],
+    ids=[
+        "MemoryError-printed",
+        "out-of-memory-in-a-message",
+        "MemoryError-raised",
+        "other-runtimes-oom-printed",
+        "ValueError-printed-to-stderr",
+        "ValueError-printed-to-stdout",
+        "a-compile-error-printed",
+        "SyntaxError-raised",
+        "exit-3",
+    ],
+)
+def test_printed_text_is_a_runtime_error(code: str, warm: bool) -> None:
+    verdict = judged(code, warm)
+    assert (verdict.status, verdict.tests_run) == ("Runtime Error", 1), verdict.detail
+
+
+@WARM_AND_COLD
+def test_the_real_cases_keep_their_verdicts(warm: bool) -> None:
+    broken = judged("x = input(\nprint(x)\n", warm)
+    assert (broken.status, broken.tests_run) == ("Compile Error", 0)
+    assert "SyntaxError" in broken.detail and "Main.py" in broken.detail
+    assert judged("print 7\n", warm).status == "Compile Error"  # Python 2 under Python 3
+    assert judged("x = 1\0\nprint(x)\n", warm).status == "Compile Error"  # a null byte
+    # 100 MB touched under a 64 MB limit: the measured peak is over it
+    over = judged("x = bytearray(100 << 20)\nprint(input())\n", warm)
+    assert over.status == "Memory Limit Exceeded" and over.memory_kb > 65_536, over
+    assert judged("print(input())\n", warm).status == "Accepted"
+
+
+@WARM_AND_COLD
+@pytest.mark.parametrize(
+    ("completion", "status"),
+    [
+        ("    return x + 1\n", "Accepted"),
+        ("    return x\n", "Wrong Answer"),
+        ("    return x +\n", "Compile Error"),
+        ("    raise MemoryError\n", "Runtime Error"),
+        ("    raise ValueError('out of memory')\n", "Runtime Error"),
+        # the candidate's own text at load time, before any check ran
+        (
+            "    return x + 1\nimport sys\nsys.stderr.write('AssertionError\\n')\nsys.exit(1)\n",
+            "Runtime Error",
+        ),
+        ("    return x + 1\nassert inc(1) == 3\n", "Runtime Error"),
+        ("    return x + 1\n" + PRINTED_COMPILE_ERROR, "Runtime Error"),
+    ],
+)
+def test_a_function_problems_verdict_is_the_checkers_or_a_fact(
+    completion: str, status: str, warm: bool
+) -> None:
+    verdict = judged(completion, warm, INC)
+    assert verdict.status == status, verdict.detail
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc")
+def test_a_c_program_that_prints_bad_alloc_is_a_runtime_error() -> None:
+    code = (
+        "#include <stdio.h>\n#include <stdlib.h>\n"
+        'int main(){fputs("terminate called after throwing an instance of '
+        "'std::bad_alloc'\\n  what():  std::bad_alloc\\n\", stderr); abort();}\n"
+    )
+    assert judged(code, False, language="C").status == "Runtime Error"
+    assert judged("int main({", False, language="C").status == "Compile Error"
+
 
 # ----------------------------------------------------------------------------- comparison
 
