@@ -19,7 +19,7 @@ reward mapping like any logged status:
 | Time Limit Exceeded | CPU time over the limit, or the wall clock (1.5 x limit + 0.5 s) |
 | Memory Limit Exceeded | the memory limit was hit: `memory_limit_hit` (the peak resident set over the limit) |
 | Output Limit Exceeded | stdout or stderr past its cap (killed there; on AIZU it runs on to its time limit instead) |
-| Compile Error | the compile step fails (`languages.py`); for Python, `compile()` of the source in the box before it runs (`python_compiles`), for Ruby `ruby -c` |
+| Compile Error | the compile step fails (`languages.py`); for Python, `compile()` of the source in the box (`python_compiles`, once a run has failed), for Ruby `ruby -c` |
 
 Every verdict comes from what happened (an exit status, a signal, a limit, the compile step,
 the checker's own verdict), never from text the program printed: a program that writes
@@ -221,8 +221,8 @@ def classify(
 # Python's compile step: codelog's lines alone (valid Python 2 and 3) compile the source and
 # never run it, so their exit status is a fact no program can choose. A syntax error (null
 # bytes: ValueError before 3.12, TypeError on Python 2) exits 3 with the interpreter's message;
-# anything else (a compile killed at the limits, a RecursionError) goes on to the run, which
-# compiles the source the same way and fails there on its own terms.
+# anything else (a compile killed at the limits, a RecursionError) is no compile error, and the
+# failed run's own verdict stands.
 PYTHON_COMPILE = (
     "import sys\n"
     "f = open(sys.argv[1], 'rb')\ns = f.read()\nf.close()\n"
@@ -239,8 +239,9 @@ _DOES_NOT_COMPILE = 3
 def python_compiles(
     runner: sandbox.Runner, limits: sandbox.Limits, source: str, warm: bool
 ) -> tuple[bool, str, sandbox.Run]:
-    """(compiles, the compiler's message, the run): the source compiled by the program's own
-    interpreter in the sandbox, under the program's limits, before any test runs."""
+    """(compiles, the compiler's message, the step's run): the source compiled by the
+    program's own interpreter in the sandbox, under the program's limits. The judge runs it
+    once a run of the program has failed: a program that compiles never pays for it."""
     check = replace(
         runner, run_argv=(runner.run_argv[0], "-S", "-c", PYTHON_COMPILE, runner.source_name)
     )
@@ -278,15 +279,10 @@ def judge_program(
     runner = languages.runner_for(program.language, program.original_language, options.python)
     limits = runner.limits(options.limits(problem))
     source = problem.program(program.code)
+    if problem.kind == "function":
+        return _judge_function(program, problem, runner, limits, options)
     wall = 0
     isolation = ""
-    if runner.language == "Python":
-        compiles, diagnostics, run = python_compiles(runner, limits, source, options.warm)
-        wall, isolation = run.wall_ms, run.isolation.describe()
-        if not compiles:
-            return _compile_error(program, problem, diagnostics, wall, isolation)
-    if problem.kind == "function":
-        return _judge_function(program, problem, runner, limits, options, wall)
     executables: dict[str, str] = {}
     if runner.compiled:
         compiled = sandbox.compile_source(runner, source, options.isolation)
@@ -299,10 +295,19 @@ def judge_program(
     results: list[TestResult] = []
     decided: str | None = None
     presentation: TestResult | None = None
+    compile_step = runner.language == "Python"
     for test in problem.tests:
         run = _run_test(runner, limits, test.input, files, executables, options.warm)
         isolation = run.isolation.describe()
         wall += run.wall_ms
+        if compile_step and run.exit_code not in (0, None):
+            # Only a program whose run failed can be one that does not compile: its compile
+            # step runs then, once, and decides (what the run printed decides nothing).
+            compile_step = False
+            compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
+            wall += check.wall_ms
+            if not compiles:
+                return _compile_error(program, problem, diagnostics, wall, isolation)
         status, detail = classify(run, test, problem, runner)
         result = TestResult(test.name, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
         results.append(result)
@@ -385,12 +390,18 @@ def _judge_function(
     runner: sandbox.Runner,
     limits: sandbox.Limits,
     options: JudgeOptions,
-    compile_wall_ms: int,
 ) -> Verdict:
     if runner.language != "Python":
         raise sandbox.SandboxError(f"function problems run Python only, not {runner.language}")
     outcome = harness.check_function(problem, program.code, runner, limits, warm=options.warm)
     run = outcome.candidate
+    wall = run.wall_ms
+    if outcome.verdict == "not-ready":  # it exited before its checks: did it compile?
+        source = problem.program(program.code)
+        compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
+        wall += check.wall_ms
+        if not compiles:
+            return _compile_error(program, problem, diagnostics, wall, run.isolation.describe())
     status, detail = function_verdict(outcome, problem.memory_limit_kb)
     test = problem.tests[0].name if problem.tests else "check"
     result = TestResult(test, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
@@ -403,7 +414,7 @@ def _judge_function(
         tests_total=1,
         cpu_ms=run.cpu_ms,
         memory_kb=run.memory_kb,
-        wall_ms=compile_wall_ms + run.wall_ms,
+        wall_ms=wall,
         detail="" if status == ACCEPTED else f"{test}: {detail}",
         isolation=run.isolation.describe(),
         results=(result,),
