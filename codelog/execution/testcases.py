@@ -5,8 +5,8 @@ A `Problem` is either
   (CodeNet, competitive-programming sets); or
 - **function**: the program is `code_prompt + completion`; the checks (`test_code`, then
   `check(entry_point)`; or MBPP-style asserts) run in another process against it and decide
-  (HumanEval, MBPP; codelog.execution.harness). An AssertionError is a wrong answer; any
-  other failure a runtime error.
+  (HumanEval, MBPP; codelog.execution.harness). An AssertionError of the checks is a wrong
+  answer; any other failure (the candidate's own AssertionError too) a runtime error.
 
 Sources (`load_problems(spec)`):
 - `codenet` / `codenet:ROOT`: a Project CodeNet tree (the bundled sample without ROOT). The

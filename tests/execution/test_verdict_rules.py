@@ -117,6 +117,7 @@ def test_the_real_cases_keep_their_verdicts(warm: bool) -> None:
         ("    return x\n", "Wrong Answer"),
         ("    return x +\n", "Compile Error"),
         ("    raise MemoryError\n", "Runtime Error"),
+        ("    raise AssertionError('a check failed')\n", "Runtime Error"),
         ("    raise ValueError('out of memory')\n", "Runtime Error"),
         # the candidate's own text at load time, before any check ran
         (
