@@ -14,7 +14,7 @@ reward mapping like any logged status:
 | --- | --- |
 | Accepted | every test's output matches (for function problems: the checker's verdict, harness.py) |
 | WA: Presentation Error | the right tokens, laid out differently (not on AtCoder; on AIZU only for exact-compare problems: `compare.RULES`) |
-| Wrong Answer | other output; for function problems an AssertionError |
+| Wrong Answer | other output; for function problems an AssertionError of the checks |
 | Runtime Error | any other non-zero exit or signal (whatever the program printed) |
 | Time Limit Exceeded | CPU time over the limit, or the wall clock (1.5 x limit + 0.5 s) |
 | Memory Limit Exceeded | the memory limit was hit: `memory_limit_hit` (the peak resident set over the limit) |
@@ -192,13 +192,8 @@ def memory_limit_hit(run: sandbox.Run, limit_kb: int) -> bool:
     return bool(hit) or run.memory_kb > limit_kb
 
 
-def classify(
-    run: sandbox.Run,
-    test: TestCase,
-    problem: Problem,
-    runner: sandbox.Runner,
-) -> tuple[str, str]:
-    """(verdict, detail) of one run of one test of a stdio problem (compiled already)."""
+def classify(run: sandbox.Run, test: TestCase, problem: Problem) -> tuple[str, str]:
+    """(verdict, detail) of one run of one test of a stdio problem that compiled."""
     if run.output_exceeded:
         return OUTPUT_LIMIT, "output past the cap; the program was stopped"
     if run.timed_out:
@@ -278,9 +273,9 @@ def judge_program(
     check_problem(problem, f"problem {problem.problem_id!r}")
     runner = languages.runner_for(program.language, program.original_language, options.python)
     limits = runner.limits(options.limits(problem))
-    source = problem.program(program.code)
     if problem.kind == "function":
         return _judge_function(program, problem, runner, limits, options)
+    source = problem.program(program.code)
     wall = 0
     isolation = ""
     executables: dict[str, str] = {}
@@ -308,7 +303,7 @@ def judge_program(
             wall += check.wall_ms
             if not compiles:
                 return _compile_error(program, problem, diagnostics, wall, isolation)
-        status, detail = classify(run, test, problem, runner)
+        status, detail = classify(run, test, problem)
         result = TestResult(test.name, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
         results.append(result)
         if status == PRESENTATION_ERROR:
