@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -269,3 +271,23 @@ def test_a_codenet_limit_that_is_not_a_positive_integer_is_an_error_at_its_row(
         codenet_problems(root, ["p02400", "p03001"])
     listing.write_text(listing.read_text().replace(",abc,", ",,"))  # empty: the default
     assert codenet_problems(root, ["p03001"])["p03001"].time_limit_ms == 2000
+
+
+def test_codelog_judge_says_one_error_line_for_a_bad_time_limit(tmp_path: Path) -> None:
+    problems = tmp_path / "problems.jsonl"
+    problems.write_text(json.dumps({**HUMANEVAL, "time_limit_ms": "abc"}) + "\n")
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text(json.dumps({"problem_id": "HumanEval/x", "completion": "    return 2\n"}))
+    out = tmp_path / "judged.jsonl"
+    args = ["judge", str(samples), "--tests", str(problems), "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-c", "from codelog.cli import main; main()", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == (
+        f"error: {problems} line 1: column 'time_limit_ms': "
+        "time_limit_ms must be a positive integer, not 'abc'"
+    )
