@@ -13,6 +13,13 @@
   give the tolerance explicitly.
 - Anything else -> Wrong Answer.
 
+Tokens are split on ASCII whitespace only (space, tab, LF, VT, FF, CR: C's isspace, as the
+judges' checkers read them), so "1\\x1c2" or "1\\u30002" is one token, not "1 2". Under a
+tolerance a token is a number only in plain decimal syntax, in ASCII
+(`[+-]digits[.digits][e[+-]digits]`, or `.5`, `5.`), as the expected outputs are written: not
+"3_0.0", full-width digits, "nan", "inf", hex floats or an overflow to infinity; such a token
+must equal the expected one exactly. The same for every origin below.
+
 That is codelog's own rule set (`RULES["codelog"]`), used when a problem names no origin. A
 problem from an online judge is compared as that judge did (`Rules`, chosen by
 problem_list.csv's `dataset` column or a problems file's `origin`):
@@ -62,15 +69,29 @@ def _exact(text: str) -> str:
     return text.replace("\r\n", "\n").removesuffix("\n")
 
 
+# Whitespace as the judges' C code reads it (isspace in the C locale): str.split() would also
+# split on U+001C..U+001F, U+0085, U+00A0 and U+3000, so "1\x1c2" would pass for "1 2".
+_TOKEN = re.compile(r"[^ \t\n\v\f\r]+")
+# A plain decimal number in ASCII: float() would also take "3_0.0", full-width digits, "nan",
+# "inf" and "infinity", none of which a judge's expected output is written in.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens of an output, split on ASCII whitespace only."""
+    return _TOKEN.findall(text)
+
+
 def _layout(text: str) -> str:
-    return re.sub(r"\S+", "x", _exact(text))
+    return _TOKEN.sub("x", _exact(text))
 
 
-def _number(token: str) -> float | None:
-    try:
-        return float(token)
-    except ValueError:
+def number(token: str) -> float | None:
+    """The value of a decimal number token, or None for anything else (see _NUMBER)."""
+    if _NUMBER.fullmatch(token) is None:
         return None
+    value = float(token)
+    return value if math.isfinite(value) else None  # "1e999": no infinity by overflow either
 
 
 @dataclass(frozen=True)
@@ -133,7 +154,7 @@ def _tokens_match(got: list[str], want: list[str], tolerance: Tolerance | None) 
             continue
         if tolerance is None:
             return False
-        a, b = _number(g), _number(w)
+        a, b = number(g), number(w)
         if a is None or b is None or not tolerance.close(a, b):
             return False
     return True
@@ -148,7 +169,7 @@ def compare(
     """Accepted, WA: Presentation Error or Wrong Answer, by the origin judge's `rules`."""
     if _exact(output) == _exact(expected):
         return ACCEPTED
-    got, want = output.split(), expected.split()
+    got, want = tokens(output), tokens(expected)
     if not _tokens_match(got, want, tolerance):
         return WRONG_ANSWER
     if not rules.presentation_error or (tolerance is not None and rules.tolerance_reads_tokens):
