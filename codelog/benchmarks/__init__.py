@@ -32,9 +32,7 @@ __all__ = [
     "tasks",
 ]
 
-REGISTRY: dict[str, Benchmark] = {
-    m.BENCHMARK.name: m.BENCHMARK for m in (humaneval, codenet, mbpp)
-}
+REGISTRY: dict[str, Benchmark] = {m.BENCHMARK.name: m.BENCHMARK for m in (humaneval, codenet, mbpp)}
 
 
 def names() -> tuple[str, ...]:

@@ -125,7 +125,7 @@ def json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 def need(row: dict[str, Any], key: str, where: Path | str, line: int | None, kind: type) -> Any:
     """`row[key]`, of type `kind`, or an error naming the place."""
     value = row.get(key)
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise InputError(
             where, f"needs {key!r} ({kind.__name__}), found {type(value).__name__}", line=line
         )

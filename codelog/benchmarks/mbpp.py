@@ -50,7 +50,9 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, dict[str
     if local:
         path = Path(source.path)  # type: ignore[arg-type]
         if not path.is_file():
-            raise InputError(path, "no such file (mbpp:PATH reads mbpp.jsonl or sanitized-mbpp.json)")
+            raise InputError(
+                path, "no such file (mbpp:PATH reads mbpp.jsonl or sanitized-mbpp.json)"
+            )
         for n, row in json_rows(path):
             task_id = row.get("task_id")
             if not isinstance(task_id, int) or isinstance(task_id, bool):
@@ -78,7 +80,9 @@ def task(row: dict[str, Any], where: str, line: int | None, *, challenge: bool =
         raise InputError(where, "needs the task text ('text' or 'prompt')", line=line)
     asserts = _tests(row, where, line, "test_list")
     if not asserts:
-        raise InputError(where, "test_list is empty: nothing to pass", line=line, column="test_list")
+        raise InputError(
+            where, "test_list is empty: nothing to pass", line=line, column="test_list"
+        )
     setup = row.get("test_setup_code") or ""
     imports = _tests(row, where, line, "test_imports")  # the sanitized release's
     checks = [*imports, *([setup] if setup.strip() else []), *asserts]

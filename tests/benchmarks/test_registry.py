@@ -26,7 +26,10 @@ def test_mbpp_references_are_the_published_rows():
     assert len(refs) == 10
     two = refs["2"]
     assert two.benchmark == "mbpp" and two.language == "python"
-    assert two.statement == "Write a function to find the similar elements from the given two tuple lists."
+    assert (
+        two.statement
+        == "Write a function to find the similar elements from the given two tuple lists."
+    )
     assert two.solutions[0].startswith("def similar_elements(test_tup1, test_tup2):\r\n")
 
 
