@@ -85,7 +85,7 @@ def task(row: dict[str, Any], where: str, line: int | None, *, challenge: bool =
         )
     setup = row.get("test_setup_code") or ""
     imports = _tests(row, where, line, "test_imports")  # the sanitized release's
-    checks = [*imports, *([setup] if setup.strip() else []), *asserts]
+    checks = [*imports, *asserts]
     if challenge:
         checks += _tests(row, where, line, "challenge_test_list")
     problem = Problem(
@@ -94,6 +94,9 @@ def task(row: dict[str, Any], where: str, line: int | None, *, challenge: bool =
         time_limit_ms=MBPP_TIME_LIMIT_MS,
         statement=text,
         test_code="\n".join(c.replace("\r\n", "\n") for c in checks) + "\n",
+        # MBPP runs it after the program, in its namespace: it builds inputs from the
+        # program's classes (task 927's trees), so it runs in the program's box
+        setup_code=setup.replace("\r\n", "\n") if setup.strip() else None,
     )
     from codelog.prompts import mbpp_prompt
 

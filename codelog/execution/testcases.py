@@ -79,6 +79,9 @@ class Problem:
     code_prompt: str | None = None
     test_code: str | None = None
     entry_point: str | None = None
+    # runs after the program, in its process (MBPP's test_setup_code): inputs that need the
+    # program's own classes (a tree of its Node), which the checks then take by name
+    setup_code: str | None = None
 
     @property
     def kind(self) -> str:
