@@ -13,14 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codelog.benchmarks import codenet, humaneval, mbpp
-from codelog.benchmarks.base import Benchmark, Reference, Source, Task
+from codelog.benchmarks import apps, codenet, humaneval, mbpp
+from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task
 from codelog.errors import CodelogError
 from codelog.execution.testcases import Problem
 
 __all__ = [
     "Benchmark",
     "Reference",
+    "Skip",
     "Suite",
     "Task",
     "get",
@@ -32,7 +33,9 @@ __all__ = [
     "tasks",
 ]
 
-REGISTRY: dict[str, Benchmark] = {m.BENCHMARK.name: m.BENCHMARK for m in (humaneval, codenet, mbpp)}
+REGISTRY: dict[str, Benchmark] = {
+    m.BENCHMARK.name: m.BENCHMARK for m in (humaneval, codenet, mbpp, apps)
+}
 
 
 def names() -> tuple[str, ...]:
@@ -69,8 +72,9 @@ def references(spec: str, split: str | None = None) -> Iterator[Reference]:
 
 def tasks(
     spec: str, split: str | None = None, options: Mapping[str, Any] | None = None
-) -> Iterator[Task]:
-    """Every problem of a benchmark's split, ready to judge, in the source's order."""
+) -> Iterator[Task | Skip]:
+    """Every problem of a benchmark's split, ready to judge (or skipped, with the reason), in
+    the source's order."""
     benchmark, source = parse(spec)
     return benchmark.tasks(source, split or benchmark.default_split, options or {})
 
@@ -82,6 +86,7 @@ class Suite:
     benchmark: str
     split: str
     tasks: dict[str, Task] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)  # task_id -> why it is not judged
 
     @property
     def problems(self) -> dict[str, Problem]:
@@ -105,6 +110,9 @@ def load(
     split = split or benchmark.default_split
     suite = Suite(benchmark.name, split)
     for task in tasks(spec, split, options):
+        if isinstance(task, Skip):
+            suite.skipped[task.task_id] = task.reason
+            continue
         if after is not None or before is not None:
             if task.contest_date is None:
                 raise CodelogError(

@@ -46,6 +46,15 @@ class Task:
 
 
 @dataclass(frozen=True)
+class Skip:
+    """A problem of the source that cannot be judged (no tests), with the reason: counted in
+    the run's summary, never silently dropped."""
+
+    task_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Source:
     """Where a benchmark's rows come from: a local path, or the Hub (path None)."""
 
@@ -66,7 +75,7 @@ class Benchmark:
     default_split: str
     splits: tuple[str, ...]
     judging: str  # the judging rules, one line (docs/benchmarks.md has the long form)
-    tasks: Callable[[Source, str, Mapping[str, Any]], Iterator[Task]]
+    tasks: Callable[[Source, str, Mapping[str, Any]], Iterator[Task | Skip]]
     references: Callable[[Source, str], Iterator[Reference]]
     hub_id: str | None = None  # the Hub dataset a bare NAME loads
 

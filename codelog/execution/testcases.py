@@ -88,9 +88,10 @@ class Problem:
         return "function" if self.test_code is not None else "stdio"
 
     def program(self, code: str) -> str:
-        """The source that runs for a stdio problem: the code itself. (A function problem's
-        code runs apart from its checks: codelog.execution.harness.)"""
-        return code
+        """The source that runs for a stdio problem: the code, after the problem's
+        `code_prompt` when it has one (APPS's import header). (A function problem's code runs
+        apart from its checks: codelog.execution.harness.)"""
+        return (self.code_prompt or "") + code
 
 
 # ---------------------------------------------------------------------------------- CodeNet
