@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codelog.benchmarks import apps, codenet, humaneval, mbpp
+from codelog.benchmarks import apps, codecontests, codenet, humaneval, livecodebench, mbpp
 from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task
 from codelog.errors import CodelogError
 from codelog.execution.testcases import Problem
@@ -34,7 +34,8 @@ __all__ = [
 ]
 
 REGISTRY: dict[str, Benchmark] = {
-    m.BENCHMARK.name: m.BENCHMARK for m in (humaneval, codenet, mbpp, apps)
+    m.BENCHMARK.name: m.BENCHMARK
+    for m in (humaneval, codenet, mbpp, apps, codecontests, livecodebench)
 }
 
 
