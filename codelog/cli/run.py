@@ -29,9 +29,10 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 )
 @click.option(
     "--tests",
-    help="Where the tests come from: codenet (the bundled sample), codenet:DIR (a CodeNet "
-    "tree or a built dataset), humaneval, or a problems .jsonl. Default for a dataset: its "
-    "own problems' sample I/O.",
+    help="Where the tests come from: a benchmark (humaneval, mbpp[:PATH], apps[:PATH], "
+    "codecontests[:PATH], livecodebench[:PATH]: docs/benchmarks.md), codenet (the bundled "
+    "sample), codenet:DIR (a CodeNet tree or a built dataset), or a problems .jsonl. Default "
+    "for a dataset: its own problems' sample I/O.",
 )
 @click.option(
     "--problems-out",

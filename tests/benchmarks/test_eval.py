@@ -144,3 +144,12 @@ def test_eval_resumes_after_a_kill_and_writes_the_bytes_of_an_uninterrupted_run(
     assert not journal.exists()
     for name in ("samples.jsonl", "summary.json"):
         assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+
+
+def test_judge_tests_resolves_a_benchmark_name(tmp_path: Path) -> None:
+    samples = tmp_path / "s.jsonl"
+    with samples.open("w") as f:
+        for task_id, code in mbpp_canonical()[:3]:
+            f.write(json.dumps({"problem_id": str(task_id), "code": code}) + "\n")
+    report = codelog.judge(samples, tmp_path / "ci.jsonl", tests=MBPP, workers=1)
+    assert report.statuses == {"Accepted": 3}
