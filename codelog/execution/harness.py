@@ -278,6 +278,10 @@ class _Handle:
     def __repr__(self):
         return "<a value of the candidate's, not data>"
 
+    def __bool__(self):
+        # its own __bool__ would decide in the candidate's box: no answer here
+        raise TypeError("a value of the candidate's that is not data has no truth value")
+
 
 _handles = {}
 
