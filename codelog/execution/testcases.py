@@ -79,18 +79,22 @@ class Problem:
     code_prompt: str | None = None
     test_code: str | None = None
     entry_point: str | None = None
+    # runs after the program, in its process (MBPP's test_setup_code): inputs that need the
+    # program's own classes (a tree of its Node), which the checks then take by name
+    setup_code: str | None = None
 
     @property
     def kind(self) -> str:
         return "function" if self.test_code is not None else "stdio"
 
     def program(self, code: str) -> str:
-        """The source that runs: for a stdio problem the code itself; for a function problem
-        the prompt the completion continues, then the completion (its checks run apart from
-        it: codelog.execution.harness)."""
+        """The source that runs: the problem's `code_prompt` (a function problem's prompt, which
+        the completion continues; APPS's import header) then the code; a function problem's
+        source ends with a newline, and its checks run apart from it
+        (codelog.execution.harness)."""
         if self.kind == "function":
             return (self.code_prompt or "") + code + "\n"
-        return code
+        return (self.code_prompt or "") + code
 
 
 # ---------------------------------------------------------------------------------- CodeNet
