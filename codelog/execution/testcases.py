@@ -458,7 +458,9 @@ def check_problem(problem: Problem, where: Path | str, line: int | None = None) 
     if problem.kind == "function":
         if not (problem.test_code or "").strip():
             raise InputError(where, f"problem {problem.problem_id!r} has no test code", line=line)
-        if problem.code_prompt is not None and not (problem.entry_point or "").isidentifier():
+        # a name, or Class.method (APPS's and LeetCode's `class Solution` form)
+        entry = (problem.entry_point or "").split(".")
+        if problem.code_prompt is not None and not all(part.isidentifier() for part in entry):
             raise InputError(
                 where,
                 f"problem {problem.problem_id!r} needs an entry_point: check(candidate) is "
