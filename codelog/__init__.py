@@ -317,13 +317,17 @@ def judge(
     `codelog.execution.judge.result_from_record`), not in the report: the run streams, so its
     memory does not grow with the number of programs.
     """
+    from codelog.dataset.open import check_dataset
     from codelog.execution.judge import DEFAULT_OPTIONS
     from codelog.execution.judge_run import run_judge
     from codelog.executors import LOCAL
     from codelog.files import local_path
 
+    source = local_path(source, "source")
+    if source.is_dir() and (source / "manifest.json").is_file():
+        check_dataset(source)  # a tampered dataset is refused, as stats, sql and train do
     return run_judge(
-        local_path(source, "source"),
+        source,
         local_path(out, "out"),
         tests=tests,
         options=options or DEFAULT_OPTIONS,
