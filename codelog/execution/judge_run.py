@@ -485,6 +485,9 @@ def run_judge(
         exclusive_lock(lock, str(out), activity="judge run", wait_option=None),
         contextlib.ExitStack() as spooled,
     ):
+        # what the journal names the input by: a pipe's path resolves to a new name each run
+        # (pipe:[N]); as given (/dev/stdin, /dev/fd/63), a re-run of the command resumes
+        identity = str(source) if is_stream(source) else str(source.resolve())
         if source.is_dir():
             programs = dataset_source(source, limit)
             problems = load_problems(tests or f"codenet:{source}")
@@ -498,8 +501,8 @@ def run_judge(
             problems = load_problems(str(tests))
         with writing(out):  # a full disk names the file it could not write
             return _judge_run(
-                source, out, programs, problems, tests, options, workers, show_progress,
-                problems_out, details_out, force, executor,
+                source, identity, out, programs, problems, tests, options, workers,
+                show_progress, problems_out, details_out, force, executor,
             )  # fmt: skip
 
 
@@ -520,6 +523,7 @@ def verdict_key(program: Program, problem: str) -> str:
 
 def _judge_run(
     source: Path,
+    identity: str,
     out: Path,
     programs: ProgramSource,
     problems: Mapping[str, Problem],
@@ -546,7 +550,7 @@ def _judge_run(
             problem_keys[pid] = problem_key(problems.get(pid))
         return verdict_key(program, problem_keys[pid])
 
-    header = {"source": str(source.resolve()), "tests": tests, **dataclasses.asdict(options)}
+    header = {"source": identity, "tests": tests, **dataclasses.asdict(options)}
     journal = Journal(journal_path(out), header, force=force)
     report = JudgeReport()
     agreement = LabelAudit(programs.statuses)

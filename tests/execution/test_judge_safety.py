@@ -277,3 +277,35 @@ def test_an_input_that_changes_between_the_two_reads_writes_nothing(tmp_path, mo
     with pytest.raises(InputError, match=r"9 programs on the first read, 4 on the second"):
         run_judge(samples, tmp_path / "rows.parquet", tests=str(problems), workers=1)
     assert not (tmp_path / "rows.parquet").exists()
+
+
+def test_an_interrupted_run_from_a_pipe_resumes_from_a_new_pipe(tmp_path, monkeypatch):
+    # `<(gen)` is /dev/fd/63 both times, a link to a new pipe each time: a link stands for it
+    samples, problems = write_inputs(tmp_path, 12)
+    given = tmp_path / "fd63"
+
+    def pipe(name: str) -> threading.Thread:
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        given.unlink(missing_ok=True)
+        given.symlink_to(fifo)
+
+        def feed() -> None:
+            with fifo.open("wb") as f:
+                f.write(samples.read_bytes())
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        return writer
+
+    out = tmp_path / "rows.parquet"
+    fake_judge(monkeypatch, stop_at=6)
+    first = pipe("pipe-1")
+    with pytest.raises(Interrupted):
+        run_judge(given, out, tests=str(problems), workers=1)
+    first.join(timeout=10)
+    judged = fake_judge(monkeypatch)
+    second = pipe("pipe-2")
+    report = run_judge(given, out, tests=str(problems), workers=1)
+    second.join(timeout=10)
+    assert report.resumed == 9 and judged == ["s0009", "s0010"]
