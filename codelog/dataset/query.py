@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -65,7 +66,10 @@ class Preview:
 
 
 # Statements that write files, reach other databases or bring in code: refused before DuckDB
-# sees them (the locked configuration refuses them too; this names the reason and the way out).
+# sees them. The locked configuration refuses most of them too, but not a write to a file the
+# query may read (the dataset's own, allowed so that its views work): this check is what keeps
+# those whole. PREPARE (and EXECUTE) would run a statement this check never sees; EXPLAIN
+# ANALYZE runs the statement it explains, so an EXPLAIN is checked as what it explains.
 _REFUSED = {
     duckdb.StatementType.COPY: "COPY writes files: write a result with -o FILE",
     duckdb.StatementType.COPY_DATABASE: "COPY FROM DATABASE writes a database",
@@ -74,7 +78,11 @@ _REFUSED = {
     duckdb.StatementType.DETACH: "DETACH changes the attached databases",
     duckdb.StatementType.LOAD: "INSTALL and LOAD bring in extensions",
     duckdb.StatementType.EXTENSION: "extension statements bring in code",
+    duckdb.StatementType.PREPARE: "a prepared statement is not checked: write it out",
+    duckdb.StatementType.EXECUTE: "a prepared statement is not checked: write it out",
 }
+# EXPLAIN [ANALYZE | (options)] before the statement it explains
+_EXPLAIN = re.compile(r"^\s*EXPLAIN\s+(?:ANALY[SZ]E\s+|\([^)]*\)\s*)?", re.IGNORECASE)
 
 
 def connect(dataset: str | Path, *, read: Sequence[str | Path] = ()) -> duckdb.DuckDBPyConnection:
@@ -110,13 +118,26 @@ def check_statements(con: duckdb.DuckDBPyConnection, query: str) -> None:
     with _duckdb_errors():
         statements = con.extract_statements(query)
     for statement in statements:
-        reason = _REFUSED.get(statement.type)
+        reason = _refusal(con, statement)
         if reason:
             words = " ".join(statement.query.split()[:2]).rstrip(";")
             raise QueryError(
                 f"refused: {words} ... ({reason}); codelog sql reads the dataset and the "
                 "files named with --read, and writes only its result (-o FILE)"
             )
+
+
+def _refusal(con: duckdb.DuckDBPyConnection, statement: Any) -> str | None:
+    if statement.type != duckdb.StatementType.EXPLAIN:
+        return _REFUSED.get(statement.type)
+    explained = _EXPLAIN.sub("", statement.query, count=1)
+    try:
+        inner = con.extract_statements(explained)
+    except duckdb.Error:
+        return "an EXPLAIN of a statement codelog cannot check"
+    if len(inner) != 1 or inner[0].type == duckdb.StatementType.EXPLAIN:
+        return "an EXPLAIN of a statement codelog cannot check"
+    return _refusal(con, inner[0])
 
 
 @contextlib.contextmanager

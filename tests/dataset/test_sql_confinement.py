@@ -56,6 +56,33 @@ def test_copy_over_the_dataset_is_refused_and_the_dataset_stays_whole(dataset, m
     assert verify_dataset(dataset).ok
 
 
+@pytest.mark.parametrize(
+    "wrapped",
+    [
+        "PREPARE p AS {copy}; EXECUTE p",
+        "EXPLAIN ANALYZE {copy}",
+        "explain analyse {copy}",
+        "EXPLAIN (ANALYZE) {copy}",
+        "EXPLAIN {copy}",
+    ],
+)
+def test_a_copy_inside_another_statement_is_refused(dataset, monkeypatch, capsys, wrapped):
+    # a direct write (no temporary file) to a file the views read: DuckDB's own lock allows it
+    target = dataset / "solutions.parquet"
+    before = target.read_bytes()
+    copy = f"COPY (SELECT 1 AS x) TO '{target}' (FORMAT csv, USE_TMP_FILE false)"
+    code, _, err = run_sql(monkeypatch, capsys, str(dataset), wrapped.format(copy=copy))
+    refused(code, err, "refused")
+    assert target.read_bytes() == before
+
+
+def test_explain_of_a_query_still_works(dataset, monkeypatch, capsys):
+    for query in ("EXPLAIN SELECT count(*) FROM solutions", "EXPLAIN ANALYZE SELECT 1"):
+        code, out, err = run_sql(monkeypatch, capsys, str(dataset), query, "--format", "csv")
+        assert code == 0, err
+        assert "plan" in out
+
+
 def test_copy_to_a_user_file_is_refused(dataset, tmp_path, monkeypatch, capsys):
     notes = tmp_path / "user-notes.txt"
     notes.write_text("mine\n")
