@@ -6,11 +6,14 @@ A run streams, so the driver's memory does not grow with the input (CodeNet: 14M
   footer; a samples file is checked line by line (so a bad line stops the run before anything
   is judged) and its submission ids, not its code, are kept to refuse a repeat. The second
   pass reads programs a batch at a time, as the judge's in-flight window frees up
-  (`judge_pairs`).
+  (`judge_pairs`), and must find as many as the first. A pipe (`<(gen)`, `/dev/stdin`) reads
+  once: it is spooled to a temporary file beside the output first.
 - **Results, in input order.** They are journaled as they arrive (codelog.execution.journal).
   Since the journal is in input order too, it holds the results of the first programs of the
   input, whatever runs wrote it: a resumed run reads those back a line at a time beside the
-  first programs it reads, checking their ids, and judges the rest: no table of ids.
+  first programs it reads, checking their ids and their keys (the code, language and tests
+  judged: `verdict_key`), and judges the rest, from the first program that changed: no
+  table of ids.
 - **Outputs, as rows arrive.** CI rows go to a temporary file in row groups of at most
   ROW_GROUP_ROWS rows or ROW_GROUP_CODE_BYTES of code (ci_format.RowsWriter), --details lines
   likewise; both are renamed into place when the run is whole. Counts and the label audit are
@@ -145,7 +148,8 @@ def samples_source(
     """The programs of a JSONL file (the first `limit`): problem_id (or task_id) and code (or
     completion) per line; optional submission_id, language (default Python),
     original_language, user_id, date. Every line is checked here, before any is judged
-    (errors name `name`, default `path`). The file is read twice: a stream (`is_stream`) is spooled to a file first (`spool`)."""
+    (errors name `name`, default `path`). The file is read twice: a stream (`is_stream`) is
+    spooled to a file first (`spool`)."""
     path = Path(path)
     shown = Path(name or path)  # the file errors name: the user's, not a spool
     seen: dict[str, int] = {}  # submission id -> line: ids only, never the code

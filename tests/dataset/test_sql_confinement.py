@@ -6,26 +6,18 @@ from __future__ import annotations
 
 import http.server
 import shutil
-import sys
 import threading
 from pathlib import Path
 from typing import ClassVar
 
 import pytest
 
-from codelog.cli import main
 from codelog.dataset.verify import verify_dataset
+from tests.dataset.test_sql import run_main
 
 
 def run_sql(monkeypatch, capsys, *args: str) -> tuple[int, str, str]:
-    monkeypatch.setattr(sys, "argv", ["codelog", "sql", *args])
-    try:
-        main()
-        code = 0
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
+    return run_main(monkeypatch, capsys, "sql", *args)
 
 
 @pytest.fixture
