@@ -310,6 +310,8 @@ def probe_gcs(
     where = f"{named} {address}" if named.startswith("-") else f"{named}={address}"
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as conn:
+            if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+                return  # a TLS cluster answers a handshake, not this preface: reached is enough
             conn.settimeout(timeout)
             conn.sendall(_HTTP2_PREFACE)
             head = conn.recv(9)
