@@ -320,6 +320,7 @@ def judge(
     memory does not grow with the number of programs.
     """
     from codelog import benchmarks
+    from codelog.dataset.open import check_dataset
     from codelog.execution.judge import DEFAULT_OPTIONS
     from codelog.execution.judge_run import run_judge
     from codelog.executors import LOCAL
@@ -331,8 +332,11 @@ def judge(
         split = "all" if "all" in bench.splits else None  # samples may be of any MBPP task
         suite = benchmarks.load(tests, split)
         resolved = (suite.problems, [where.path] if where.path is not None else [])
+    source = local_path(source, "source")
+    if source.is_dir() and (source / "manifest.json").is_file():
+        check_dataset(source)  # a tampered dataset is refused, as stats, sql and train do
     return run_judge(
-        local_path(source, "source"),
+        source,
         local_path(out, "out"),
         tests=tests,
         options=options or DEFAULT_OPTIONS,

@@ -6,6 +6,8 @@ import dataclasses
 import math
 import re
 import tomllib
+import types
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -340,10 +342,49 @@ def _section(kind: type, data: Mapping[str, Any], name: str, where: str) -> Any:
     unknown = set(values) - names
     if unknown:
         raise RecipeError(f"{where}: [{name}] has unknown key(s) {sorted(unknown)}")
+    hints = typing.get_type_hints(kind)
+    for key, value in values.items():
+        expected = _type_name(hints[key], value)
+        if expected:
+            raise RecipeError(f"{where}: [{name}] {key} = {value!r} must be {expected}")
     try:
         return kind(**values)
     except TypeError as exc:
         raise RecipeError(f"{where}: [{name}]: {exc}") from None
+
+
+_TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+
+
+def _type_name(hint: Any, value: Any) -> str | None:
+    """None when `value` has the type `hint` names, else what the type is called (for the
+    error). Checked when the recipe is loaded: a string where a number belongs would otherwise
+    surface as a TypeError deep in a build or a training step. The allowed values of a
+    Literal are checked by `_check`, with their own messages."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Literal:
+        kinds = {type(a) for a in args}
+        return None if type(value) in kinds else _TYPE_NAMES.get(next(iter(kinds)), "valid")
+    if origin in (types.UnionType, typing.Union):
+        if any(_type_name(a, value) is None for a in args):
+            return None
+        return " or ".join(_type_name(a, value) or "" for a in args if a is not type(None))
+    if hint is type(None):
+        return None if value is None else "absent"
+    if origin is tuple or hint is tuple:
+        return None if isinstance(value, list | tuple) else "a list"
+    if origin in (Mapping, dict) or hint in (Mapping, dict):
+        return None if isinstance(value, Mapping) else "a table"
+    if hint is bool:
+        return None if isinstance(value, bool) else _TYPE_NAMES[bool]
+    if hint is int:
+        return None if isinstance(value, int) and not isinstance(value, bool) else "an integer"
+    if hint is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return None if ok else "a number"
+    if hint is str:
+        return None if isinstance(value, str) else "a string"
+    return None
 
 
 def _tuples(data: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mapping[str, Any]:

@@ -200,16 +200,15 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
 
     # 3. Model and tokenizer; the trainer state when resuming.
     latest = ckpt.checkpoints(run_dir)[-1] if resume else None
-    tokenizer, model = models.load_policy(base, latest, t.lora_r, t.lora_alpha, precision.weights)
+    with ckpt.reading(latest):
+        tokenizer, model = models.load_policy(
+            base, latest, t.lora_r, t.lora_alpha, precision.weights
+        )
     if options.gradient_checkpointing:
         models.enable_gradient_checkpointing(model)
     model.to(d.device).train()
     keep_logits = takes_logits_to_keep(model)
-    state = (
-        torch.load(latest / ckpt.STATE_FILE, map_location="cpu", weights_only=False)
-        if latest
-        else None
-    )
+    state = ckpt.load_state(latest) if latest else None
     step = state["step"] if state else 0
     if step > t.steps:
         raise TrainingError(f"{latest}: the run is at step {step}, past --steps {t.steps}")
