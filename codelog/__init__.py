@@ -432,6 +432,7 @@ def experiment(
     recipe: PathLike | None = None,
     workers: int | None = None,
     progress: bool = False,
+    quiet: bool = True,
 ) -> ExperimentResult:
     """The paper's table: train each method, evaluate the base model and every checkpoint, and
     write `out`/results.json, results.md and results.png (`codelog experiment`).
@@ -446,8 +447,9 @@ def experiment(
             problems .jsonl. n: samples per problem; k: pass@k for these k (each <= n).
         temperature, max_new_tokens: sampling. recipe: a recipe TOML whose [experiment] and
             [train] sections hold the defaults (default: the dataset's recipe).
-        workers: judging processes (default: all cores). progress: a line per cell on stderr
-            (with the count and an ETA) and the training and sampling bars.
+        workers: judging processes (default: all cores). progress: the training and sampling
+            bars. quiet: False prints a line per cell on stderr (its count, figures and an
+            ETA) and training's notes, as the command does.
 
     Returns an ExperimentResult: `results` (what results.json holds: a row per method, pass@k
     and its standard error per benchmark and difficulty), the cells `ran` and `kept`, `plot`.
@@ -471,5 +473,5 @@ def experiment(
         max_new_tokens=max_new_tokens,
     )
     return run_experiment(
-        plan, progress=progress, quiet=not progress, say=say if progress else None, workers=workers
+        plan, progress=progress, quiet=quiet, say=None if quiet else say, workers=workers
     )

@@ -93,6 +93,7 @@ def experiment(
         recipe=recipe,
         workers=workers,
         progress=manners_.show_progress(),
+        quiet=manners_.console.quiet,
     )
     click.echo((result.out / "results.md").read_text(encoding="utf-8"), nl=False)
     written = ", ".join(

@@ -415,6 +415,7 @@ def _base_model(plan: Plan, cell: Path) -> str:
 
     t = plan.recipe.train
     dataset = data.open_dataset(plan.dataset)
+    models.quiet_transformers()  # as training does: no "Writing model shards" bar
     return models.prepare_base(t.model, dataset, cell / "base-model", t.max_length, t.seed)
 
 

@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 # Small enough for `make test`: the tiny model, 4 steps, a checkpoint every 2, 2 short samples.
 RECIPE = """
 [train]
-max_length = 256
+max_length = 128
 batch_tokens = 2048
 steps = 4
 checkpoint_every = 2
