@@ -127,7 +127,7 @@ def plan_experiment(
     max_new_tokens: int | None = None,
 ) -> Plan:
     """Every input checked, before any model loads: a bad flag fails here, naming itself."""
-    from codelog.training.options import resolve_recipe
+    from codelog.training.options import known_algos, resolve_recipe
 
     manifest = read_manifest(dataset)  # a DatasetError when `dataset` is not one
     base = (
@@ -158,10 +158,31 @@ def plan_experiment(
         if algo != BASE:
             try:
                 resolve_recipe(resolved, {"algo": algo})
-            except RecipeError as exc:
-                raise CodelogError(f"--algos {','.join(settings.algos)}: {exc}") from None
+            except RecipeError:
+                raise CodelogError(
+                    f"--algos {','.join(settings.algos)}: {algo!r} is not {BASE} (the untrained "
+                    f"model) or an estimator ({', '.join(known_algos())})"
+                ) from None
+    for benchmark in settings.benchmarks:  # a missing file fails now, not after a training
+        _problems(Path(dataset), benchmark)
     resolved = dataclasses.replace(resolved, experiment=settings)
     return Plan(Path(dataset), Path(out), resolved, recipe, settings, dataset_digest(manifest))
+
+
+def _problems(dataset: Path, benchmark: str) -> dict[str, Any]:
+    """The problems of a column: `heldout` is the dataset's test split."""
+    from codelog.evaluation.pass_at_k import split_problems
+    from codelog.execution.testcases import load_problems
+
+    if benchmark == HELDOUT:
+        spec = f"codenet:{dataset}"
+        try:
+            return split_problems(load_problems(spec), spec, "test")
+        except CodelogError as exc:
+            raise CodelogError(
+                f"--benchmark heldout: {exc}; give --benchmark humaneval|codenet:DIR|FILE.jsonl"
+            ) from None
+    return load_problems(benchmark)
 
 
 def _check_settings(e: Experiment) -> None:
@@ -309,6 +330,8 @@ def _run_cells(
         if done is not None:
             cells[algo] = done
     todo = [a for a in algos if a not in cells]
+    for algo in todo:
+        _begun(plan.out / algo)  # a directory that is not a cell: an error before any work
     for number, algo in enumerate(algos, 1):
         head = f"[{number}/{len(algos)}] {algo}"
         if algo in cells:
@@ -362,23 +385,28 @@ def _finished(plan: Plan, algo: str) -> dict[str, Any] | None:
     return cell
 
 
+def _begun(cell: Path) -> dict[str, Any] | None:
+    """The inputs of a cell that began (None: an empty directory, or one killed before its
+    inputs.json); a directory the experiment did not make is an error, and left alone."""
+    try:
+        return json.loads((cell / INPUTS_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        visible = [e for e in cell.iterdir() if not e.name.startswith(".")] if cell.is_dir() else []
+        if visible and not (cell / INPUTS_FILE).exists():  # hidden: a temporary file of ours
+            raise CodelogError(
+                f"{cell}: exists but is not a cell of this experiment (no {INPUTS_FILE}); "
+                "it is left alone: move it away or give another --out"
+            ) from None
+        return None
+
+
 def _run_cell(
     plan: Plan, algo: str, *, progress: bool, quiet: bool, workers: int | None
 ) -> dict[str, Any]:
     cell = plan.out / algo
     inputs = cell_inputs(plan, algo)
-    if cell.exists():
-        try:
-            begun = json.loads((cell / INPUTS_FILE).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            begun = None
-        if begun != inputs:  # a cell that never finished, with other inputs: start it over
-            if begun is None and any(cell.iterdir()):
-                raise CodelogError(
-                    f"{cell}: exists but is not a cell of this experiment (no {INPUTS_FILE}); "
-                    "it is left alone: move it away or give another --out"
-                )
-            shutil.rmtree(cell)
+    if cell.exists() and _begun(cell) != inputs:
+        shutil.rmtree(cell)  # it never finished, with other inputs: start it over
     cell.mkdir(parents=True, exist_ok=True)
     _write_json(cell / INPUTS_FILE, inputs)
     started = time.monotonic()

@@ -183,3 +183,46 @@ def test_the_experiment_section_of_a_recipe(tmp_path: Path) -> None:
     bad.write_text("[experiment]\nn = 2\nk = [1, 10]\n")
     with pytest.raises(RecipeError, match=r"bad.toml: \[experiment\] k = \[1, 10\]"):
         load_recipe(bad)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"algos": ["base", "foo"]}, r"--algos base,foo: 'foo' is not base"),
+        ({"n": 2, "k": [1, 20]}, r"-k 1,20: pass@20 needs -n 20"),
+        ({"benchmarks": ["nosuch.jsonl"]}, r"nosuch.jsonl: no such file"),
+        ({"steps": 0}, r"--steps 0: must be at least 1"),
+    ],
+)
+def test_a_bad_flag_fails_before_anything_is_written(
+    sample_dataset: Path, tmp_path: Path, options: dict, message: str
+) -> None:
+    with pytest.raises(CodelogError, match=message):
+        codelog.experiment(sample_dataset, tmp_path / "exp", **options)
+    assert not (tmp_path / "exp").exists()
+
+
+def test_an_unfinished_cell_with_other_inputs_starts_over_and_foreign_files_stay(
+    sample_dataset: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "exp"
+    settings = {"algos": ["base"], "n": 1, "k": [1], "max_new_tokens": 8, "workers": 1}
+    codelog.experiment(sample_dataset, out, **settings)
+    (out / "base" / "cell.json").unlink()  # as if killed before the cell was done
+    settings |= {"n": 2, "k": [1, 2]}
+    again = codelog.experiment(sample_dataset, out, **settings)
+    assert again.ran == ["base"]
+    assert json.loads((out / "base" / "inputs.json").read_text())["n"] == 2
+    assert again.results["rows"][0]["results"]["heldout"]["samples"] == 2
+
+    # a directory in the cell's place that the experiment did not make is never removed
+    (out / "sft").mkdir()
+    (out / "sft" / "notes.txt").write_text("mine\n")
+    with pytest.raises(CodelogError, match=r"sft: exists but is not a cell"):
+        codelog.experiment(sample_dataset, out, **{**settings, "algos": ["base", "sft"]})
+    assert (out / "sft" / "notes.txt").read_text() == "mine\n"
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "x").write_text("x")
+    with pytest.raises(CodelogError, match=r"not a codelog experiment directory"):
+        codelog.experiment(sample_dataset, foreign, **settings)
