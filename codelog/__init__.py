@@ -429,6 +429,7 @@ def experiment(
     k: Sequence[int] | None = None,
     temperature: float | None = None,
     max_new_tokens: int | None = None,
+    limit: int | None = None,
     recipe: PathLike | None = None,
     workers: int | None = None,
     progress: bool = False,
@@ -445,7 +446,8 @@ def experiment(
             exp). model, steps, seed: [train]'s, as `codelog train` takes them.
         benchmarks: columns: "heldout" (the dataset's test split), humaneval, codenet:DIR or a
             problems .jsonl. n: samples per problem; k: pass@k for these k (each <= n).
-        temperature, max_new_tokens: sampling. recipe: a recipe TOML whose [experiment] and
+        temperature, max_new_tokens: sampling. limit: problems per benchmark at most (the
+            first by id; 0 = all), for a quick look. recipe: a recipe TOML whose [experiment] and
             [train] sections hold the defaults (default: the dataset's recipe).
         workers: judging processes (default: all cores). progress: the training and sampling
             bars. quiet: False prints a line per cell on stderr (its count, figures and an
@@ -471,6 +473,7 @@ def experiment(
         k=k,
         temperature=temperature,
         max_new_tokens=max_new_tokens,
+        limit=limit,
     )
     return run_experiment(
         plan, progress=progress, quiet=quiet, say=None if quiet else say, workers=workers

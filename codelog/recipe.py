@@ -119,6 +119,7 @@ class Experiment:
     k: tuple[int, ...] = (1, 10)  # pass@k for these k (each at most n)
     temperature: float = 0.8
     max_new_tokens: int = 512  # tokens per sample
+    limit: int = 0  # problems per benchmark at most (the first by id); 0 = all
 
 
 # --- other dataset kinds and reward shaping (issue 14) -----------------------------------------
@@ -404,6 +405,10 @@ def _experiment_section(data: Mapping[str, Any], where: str) -> Experiment:
         (
             not isinstance(e.max_new_tokens, int) or e.max_new_tokens < 1,
             "max_new_tokens must be >= 1",
+        ),
+        (
+            not isinstance(e.limit, int) or e.limit < 0,
+            f"limit = {e.limit!r} must be >= 0 (0 = all)",
         ),
     ]
     for bad, why in problems:

@@ -49,6 +49,9 @@ def _comma_list(value: str | None, flag: str) -> tuple[str, ...] | None:
 @click.option("--temperature", type=float, help="Sampling temperature. [0.8]")
 @click.option("--max-new-tokens", type=int, help="Tokens per sample, at most. [512]")
 @click.option(
+    "--limit", type=int, help="Problems per benchmark at most (the first by id); 0 = all. [0]"
+)
+@click.option(
     "--recipe",
     type=click.Path(path_type=Path, dir_okay=False, exists=True),
     help="Recipe TOML: [train] and [experiment] (recipes/paper-*.toml). Default: the "
@@ -68,6 +71,7 @@ def experiment(
     ks: str | None,
     temperature: float | None,
     max_new_tokens: int | None,
+    limit: int | None,
     recipe: Path | None,
     workers: int | None,
 ) -> None:
@@ -90,6 +94,7 @@ def experiment(
         k=parse_ks(ks) if ks is not None else None,
         temperature=temperature,
         max_new_tokens=max_new_tokens,
+        limit=limit,
         recipe=recipe,
         workers=workers,
         progress=manners_.show_progress(),

@@ -80,6 +80,7 @@ _FLAGS = {
     "k": "-k",
     "temperature": "--temperature",
     "max_new_tokens": "--max-new-tokens",
+    "limit": "--limit",
 }
 
 
@@ -125,6 +126,7 @@ def plan_experiment(
     k: Sequence[int] | None = None,
     temperature: float | None = None,
     max_new_tokens: int | None = None,
+    limit: int | None = None,
 ) -> Plan:
     """Every input checked, before any model loads: a bad flag fails here, naming itself."""
     from codelog.training.options import known_algos, resolve_recipe
@@ -145,6 +147,7 @@ def plan_experiment(
         "k": tuple(k) if k is not None else None,
         "temperature": temperature,
         "max_new_tokens": max_new_tokens,
+        "limit": limit,
     }
     settings = dataclasses.replace(settings, **{a: v for a, v in given.items() if v is not None})
     _check_settings(settings)
@@ -200,6 +203,7 @@ def _check_settings(e: Experiment) -> None:
         ),
         (e.temperature < 0, "--temperature", "must be >= 0"),
         (e.max_new_tokens < 1, "--max-new-tokens", "must be at least 1"),
+        (e.limit < 0, "--limit", "must be >= 0 (0 = every problem)"),
     ]
     values = {
         "--algos": ",".join(e.algos),
@@ -208,6 +212,7 @@ def _check_settings(e: Experiment) -> None:
         "-k": ",".join(map(str, e.k)),
         "--temperature": e.temperature,
         "--max-new-tokens": e.max_new_tokens,
+        "--limit": e.limit,
     }
     for bad, flag, why in problems:
         if bad:
@@ -239,6 +244,7 @@ def cell_inputs(plan: Plan, algo: str) -> dict[str, Any]:
         "k": list(e.k),
         "temperature": e.temperature,
         "max_new_tokens": e.max_new_tokens,
+        "limit": e.limit,
         "prompt": plan.recipe.prompt.template,
     }
     if algo == BASE:
@@ -499,6 +505,7 @@ def evaluate_model(
             out=out,
             temperature=e.temperature,
             max_new_tokens=e.max_new_tokens,
+            limit=e.limit or None,
             seed=plan.seed,
             recipe=plan.recipe_path,
             workers=workers,
@@ -572,6 +579,7 @@ def results_data(plan: Plan, cells: Sequence[Mapping[str, Any]]) -> dict[str, An
         "k": list(e.k),
         "temperature": e.temperature,
         "max_new_tokens": e.max_new_tokens,
+        "limit": e.limit,
         "benchmarks": list(e.benchmarks),
         "algos": list(e.algos),
         "estimator": ESTIMATOR,
@@ -663,12 +671,14 @@ def write_plot(results: Mapping[str, Any], path: Path, say: Callable[[str], Any]
     rows = results["rows"]
     width = 0.8 / max(len(rows), 1)
     figure, axes = plt.subplots(figsize=(max(6.0, 1.2 * len(columns) + 2), 4))
+    top = 1.0  # percent: an all-zero table still has a readable axis
     for i, row in enumerate(rows):
         heights, errors = [], []
         for benchmark, level, k in columns:
             figures = row["results"][benchmark]["by_difficulty"].get(level, {})
             heights.append(100 * (figures.get(f"pass@{k}") or 0.0))
             errors.append(100 * (figures.get(f"stderr@{k}") or 0.0))
+        top = max([top, *(h + e for h, e in zip(heights, errors, strict=True))])
         axes.bar(
             [c + i * width for c in range(len(columns))],
             heights,
@@ -679,6 +689,7 @@ def write_plot(results: Mapping[str, Any], path: Path, say: Callable[[str], Any]
         )
     axes.set_xticks([c + width * (len(rows) - 1) / 2 for c in range(len(columns))])
     axes.set_xticklabels([f"{_benchmark_name(b)}\n{d} pass@{k}" for b, d, k in columns], fontsize=8)
+    axes.set_ylim(0, min(100.0, top * 1.15))
     axes.set_ylabel("pass@k (%)")
     axes.set_title(f"{results['model']}, {results['steps']} steps, n = {results['n']}")
     axes.legend(fontsize=8)
