@@ -464,16 +464,18 @@ def experiment(
         local_path(dataset, "dataset"),
         local_path(out, "out"),
         recipe=local_path(recipe, "recipe") if recipe is not None else None,
-        algos=algos,
-        model=model,
-        steps=steps,
-        seed=seed,
-        benchmarks=benchmarks,
-        n=n,
-        k=k,
-        temperature=temperature,
-        max_new_tokens=max_new_tokens,
-        limit=limit,
+        flags={
+            "algos": algos,
+            "model": model,
+            "steps": steps,
+            "seed": seed,
+            "benchmarks": benchmarks,
+            "n": n,
+            "k": k,
+            "temperature": temperature,
+            "max_new_tokens": max_new_tokens,
+            "limit": limit,
+        },
     )
     return run_experiment(
         plan, progress=progress, quiet=quiet, say=None if quiet else say, workers=workers

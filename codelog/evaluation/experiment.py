@@ -68,6 +68,7 @@ ESTIMATOR = (
 DIFFICULTY_ORDER = ("all", "introductory", "interview", "competition")
 # Inputs that do not change a cell's figures: a finished cell is kept whatever they are.
 _NOT_INPUTS = {"checkpoint_every", "eval_every", "keep_checkpoints"}
+_TRAIN_FLAGS = ("model", "steps", "seed")  # flags that set [train] fields
 # The flag that sets each input, for the error when a finished cell disagrees.
 _FLAGS = {
     "dataset": "DATASET",
@@ -113,22 +114,11 @@ class ExperimentResult:
 
 
 def plan_experiment(
-    dataset: Path,
-    out: Path,
-    *,
-    recipe: Path | None = None,
-    algos: Sequence[str] | None = None,
-    model: str | None = None,
-    steps: int | None = None,
-    seed: int | None = None,
-    benchmarks: Sequence[str] | None = None,
-    n: int | None = None,
-    k: Sequence[int] | None = None,
-    temperature: float | None = None,
-    max_new_tokens: int | None = None,
-    limit: int | None = None,
+    dataset: Path, out: Path, *, recipe: Path | None = None, flags: Mapping[str, Any] | None = None
 ) -> Plan:
-    """Every input checked, before any model loads: a bad flag fails here, naming itself."""
+    """Every input checked, before any model loads: a bad flag fails here, naming itself.
+    `flags`: `codelog.experiment`'s keywords by name (None: the recipe's); model, steps and
+    seed are [train]'s, the others [experiment]'s."""
     from codelog.training.options import known_algos, resolve_recipe
 
     manifest = read_manifest(dataset)  # a DatasetError when `dataset` is not one
@@ -139,23 +129,13 @@ def plan_experiment(
         if manifest.get("recipe")
         else load_recipe()
     )
-    settings = base.experiment or Experiment()
-    given = {
-        "algos": tuple(algos) if algos is not None else None,
-        "benchmarks": tuple(benchmarks) if benchmarks is not None else None,
-        "n": n,
-        "k": tuple(k) if k is not None else None,
-        "temperature": temperature,
-        "max_new_tokens": max_new_tokens,
-        "limit": limit,
-    }
-    settings = dataclasses.replace(settings, **{a: v for a, v in given.items() if v is not None})
+    given = {key: value for key, value in (flags or {}).items() if value is not None}
+    overrides = {key: given.pop(key) for key in _TRAIN_FLAGS if key in given}
+    for key in ("algos", "benchmarks", "k"):  # the frozen recipe holds tuples
+        if key in given:
+            given[key] = tuple(given[key])
+    settings = dataclasses.replace(base.experiment or Experiment(), **given)
     _check_settings(settings)
-    overrides = {
-        key: value
-        for key, value in (("model", model), ("steps", steps), ("seed", seed))
-        if value is not None
-    }
     resolved = resolve_recipe(base, overrides)
     for algo in settings.algos:  # each training row's recipe, checked now
         if algo != BASE:
