@@ -147,25 +147,30 @@ def plan_experiment(
                     f"model) or an estimator ({', '.join(known_algos())})"
                 ) from None
     for benchmark in settings.benchmarks:  # a missing file fails now, not after a training
-        _problems(Path(dataset), benchmark)
+        _check_benchmark(Path(dataset), benchmark)
     resolved = dataclasses.replace(resolved, experiment=settings)
     return Plan(Path(dataset), Path(out), resolved, recipe, settings, dataset_digest(manifest))
 
 
-def _problems(dataset: Path, benchmark: str) -> dict[str, Any]:
-    """The problems of a column: `heldout` is the dataset's test split."""
-    from codelog.evaluation.pass_at_k import split_problems
-    from codelog.execution.testcases import load_problems
+def _check_benchmark(dataset: Path, benchmark: str) -> None:
+    """A column's problems load (`heldout`: the dataset's test split), before any training."""
+    from codelog.evaluation.pass_at_k import resolve_benchmark
 
-    if benchmark == HELDOUT:
-        spec = f"codenet:{dataset}"
-        try:
-            return split_problems(load_problems(spec), spec, "test")
-        except CodelogError as exc:
-            raise CodelogError(
-                f"--benchmark heldout: {exc}; give --benchmark humaneval|codenet:DIR|FILE.jsonl"
-            ) from None
-    return load_problems(benchmark)
+    spec, split = _eval_spec(dataset, benchmark)
+    try:
+        resolve_benchmark(spec, split)
+    except CodelogError as exc:
+        if benchmark != HELDOUT:
+            raise
+        raise CodelogError(
+            f"--benchmark heldout: {exc}; give --benchmark NAME[:PATH] (mbpp, apps, humaneval, "
+            "...), codenet:DIR or FILE.jsonl"
+        ) from None
+
+
+def _eval_spec(dataset: Path, benchmark: str) -> tuple[str, str | None]:
+    """`codelog eval`'s --benchmark and --split for a column."""
+    return (f"codenet:{dataset}", "test") if benchmark == HELDOUT else (benchmark, None)
 
 
 def _check_settings(e: Experiment) -> None:
@@ -470,10 +475,7 @@ def evaluate_model(
     from codelog.evaluation.pass_at_k import run_eval
 
     e = plan.settings
-    if benchmark == HELDOUT:
-        spec, split = f"codenet:{plan.dataset}", "test"
-    else:
-        spec, split = benchmark, None
+    spec, split = _eval_spec(plan.dataset, benchmark)
     # run_eval ends with a line of figures on stderr; the experiment prints its own per cell
     with contextlib.redirect_stderr(io.StringIO()):
         result = run_eval(
@@ -625,7 +627,14 @@ def results_markdown(results: Mapping[str, Any]) -> str:
 
 
 def _benchmark_name(benchmark: str) -> str:
-    return "held-out" if benchmark == HELDOUT else benchmark
+    """A column's heading: the benchmark and the last part of its path (results.json keeps
+    the whole spec)."""
+    if benchmark == HELDOUT:
+        return "held-out"
+    name, _, where = benchmark.partition(":")
+    if where and name.isidentifier():
+        return f"{name} ({Path(where).name or where})"
+    return Path(benchmark).name or benchmark
 
 
 def _percent(value: float | None, stderr: float | None) -> str:

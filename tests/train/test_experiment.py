@@ -21,6 +21,7 @@ from codelog.evaluation.experiment import by_difficulty, mean_and_stderr, result
 from codelog.recipe import load_recipe
 
 REPO = Path(__file__).resolve().parents[2]
+APPS = REPO / "tests" / "fixtures" / "benchmarks" / "apps" / "apps-hub-rows.jsonl"  # 2 problems
 
 # Small enough for `make test`: the tiny model, 4 steps, a checkpoint every 2, 2 short samples.
 RECIPE = """
@@ -54,7 +55,8 @@ def test_five_rows_then_every_cell_kept_and_a_changed_flag_refused(
     sample_dataset: Path, recipe: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "exp"
-    result = codelog.experiment(sample_dataset, out, recipe=recipe, workers=1)
+    columns = ["heldout", f"apps:{APPS}"]  # the dataset's test split; APPS, by difficulty
+    result = codelog.experiment(sample_dataset, out, recipe=recipe, benchmarks=columns, workers=1)
     results = json.loads((out / "results.json").read_text())
     assert [r["algo"] for r in results["rows"]] == ["base", "sft", "rloo", "grpo", "exp"]
     assert result.ran == results["algos"] and not result.kept
@@ -66,11 +68,19 @@ def test_five_rows_then_every_cell_kept_and_a_changed_flag_refused(
         figures = heldout["by_difficulty"]["all"]
         assert 0 <= figures["pass@1"] <= figures["pass@2"] <= 1
         assert figures["stderr@1"] is None  # one problem: no spread to measure
+        apps = row["results"][f"apps:{APPS}"]["by_difficulty"]
+        assert list(apps) == ["all", "introductory", "interview"]  # one problem each
+        assert apps["all"]["problems"] == 2 and apps["all"]["stderr@1"] is not None
         if row["algo"] != "base":
             checkpoint = out / row["training"]["checkpoint"]
             assert checkpoint.name == "step-000004" and (checkpoint / "codelog.json").is_file()
     table = (out / "results.md").read_text().splitlines()
-    assert table[2] == "| method | held-out pass@1 | held-out pass@2 |"
+    apps = "apps (apps-hub-rows.jsonl)"
+    assert table[2] == (
+        "| method | held-out pass@1 | held-out pass@2 | "
+        f"{apps} pass@1 | {apps} pass@2 | {apps} introductory pass@1 | "
+        f"{apps} introductory pass@2 | {apps} interview pass@1 | {apps} interview pass@2 |"
+    )
     assert [line.split(" | ")[0] for line in table[4:9]] == [
         "| base",
         "| sft",
@@ -82,16 +92,16 @@ def test_five_rows_then_every_cell_kept_and_a_changed_flag_refused(
 
     # Again: every cell is finished with the same inputs, so nothing is trained or sampled.
     cells = {a: (out / a / "cell.json").stat().st_mtime_ns for a in results["algos"]}
-    again = codelog.experiment(sample_dataset, out, recipe=recipe, workers=1)
+    again = codelog.experiment(sample_dataset, out, recipe=recipe, benchmarks=columns, workers=1)
     assert again.ran == [] and again.kept == results["algos"]
     assert {a: (out / a / "cell.json").stat().st_mtime_ns for a in cells} == cells
     assert json.loads((out / "results.json").read_text()) == results
 
     # A finished cell with other inputs is an error naming the flag, before any work.
     with pytest.raises(CodelogError, match=r"base/cell.json: .*-n 2, not 3"):
-        codelog.experiment(sample_dataset, out, recipe=recipe, n=3)
+        codelog.experiment(sample_dataset, out, recipe=recipe, benchmarks=columns, n=3)
     with pytest.raises(CodelogError, match=r"sft/cell.json: .*--steps 4, not 5"):
-        codelog.experiment(sample_dataset, out, recipe=recipe, steps=5)
+        codelog.experiment(sample_dataset, out, recipe=recipe, benchmarks=columns, steps=5)
     assert {a: (out / a / "cell.json").stat().st_mtime_ns for a in cells} == cells
 
 
