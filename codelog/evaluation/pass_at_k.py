@@ -410,6 +410,10 @@ def load_for_eval(model_path: str) -> tuple[Any, Any]:
         model = AutoPeftModelForCausalLM.from_pretrained(model_path)
     else:
         model = load_model(model_path)
+    import torch
+
+    if torch.cuda.is_available():  # generate_samples samples where the weights are
+        model = model.to("cuda")
     return model, tokenizer
 
 
