@@ -31,7 +31,6 @@ from typing import Any
 import torch
 
 from codelog import kinds
-from codelog.dataset.open import read_manifest
 from codelog.errors import DatasetError
 from codelog.progress import console
 from codelog.recipe import Train, load_recipe
@@ -258,13 +257,7 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
 
     # 6. Optimizer: AdamW, linear warm-up then constant (so a run can be extended exactly).
     params = [p for p in model.parameters() if p.requires_grad]
-    fused = d.device.type in ("cpu", "cuda")  # one kernel for all parameters: 4x faster on CPU
-    optimizer = torch.optim.AdamW(
-        params, lr=t.learning_rate, weight_decay=t.weight_decay, fused=fused
-    )
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, (s + 1) / (t.warmup_steps + 1))
-    )
+    optimizer, scheduler = optimizer_for(params, t, d.device)
     totals = {"sequences": 0, "truncated": 0, "tokens": 0, "padded_tokens": 0}
     totals["margin_before"] = None
     torch.manual_seed(t.seed)
@@ -312,6 +305,20 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         totals=totals,
         last_checkpoint=latest,
     )
+
+
+def optimizer_for(
+    params: list[torch.nn.Parameter], t: Train, device: torch.device
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
+    """AdamW with a linear warm-up, then constant (so a run can be extended exactly)."""
+    fused = device.type in ("cpu", "cuda")  # one kernel for all parameters: 4x faster on CPU
+    optimizer = torch.optim.AdamW(
+        params, lr=t.learning_rate, weight_decay=t.weight_decay, fused=fused
+    )
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min(1.0, (s + 1) / (t.warmup_steps + 1))
+    )
+    return optimizer, scheduler
 
 
 def train_steps(run: Run) -> None:
@@ -470,6 +477,8 @@ def checkpoint(run: Run, at: int) -> Path:
 def task_kind(options: TrainOptions) -> kinds.Kind:
     """What the rows are: the dataset's kind (solutions when its manifest cannot be read:
     opening it then names the problem), which --task must match."""
+    from codelog.dataset.open import read_manifest  # the build's modules: see data.open_dataset
+
     try:
         kind = kinds.of_manifest(read_manifest(options.dataset))
     except DatasetError:
