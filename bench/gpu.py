@@ -51,6 +51,7 @@ import platform
 import statistics
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -578,13 +579,32 @@ def main() -> None:
         results.save()
         return True
 
+    def attempt(phase: str, c: dict, fn, *fn_args):
+        """fn(*fn_args); on the GPU a failure is noted and the run goes on to the next phase
+        (one shot on the device: a phase that fails must not cost the others their figures).
+        --smoke lets it raise, so that the test sees it."""
+        try:
+            return fn(*fn_args)
+        except Exception as exc:
+            if small:
+                raise
+            c.setdefault("notes", []).append(f"{phase}: {type(exc).__name__}: {exc}"[:600])
+            say(traceback.format_exc())
+            return None
+        finally:  # the exception and its frames are gone here: their tensors can be freed
+            results.save()
+            free_memory(device)
+
     for case in cases:
         c = results.case(case.name)
         if over("the case", c):
             continue
         say(f"\n{case.name}: building (random weights) on {device.type}")
         built = time.perf_counter()
-        config, t, precision, model = build_model(case, device, small)
+        made = attempt("building the model", c, build_model, case, device, small)
+        if made is None:
+            continue
+        config, t, precision, model = made
         c["build_s"] = round(time.perf_counter() - built, 1)
         c["recipe"] = {k: getattr(t, k) for k in ("algo", "batch_tokens", "grad_accum",
                        "group_size", "max_length", "lora_r", "precision", "token_reduction")}  # fmt: skip
@@ -602,16 +622,16 @@ def main() -> None:
                 run.optimizer.state.clear()
                 run = None
                 free_memory(device)
-            try:
-                runs[key], run = measure_training(
-                    case, config, t, precision, model, device, args, checkpointing
-                )
-            except torch.OutOfMemoryError as exc:
-                c.setdefault("notes", []).append(f"gradient checkpointing {key}: out of memory")
-                say(f"  out of memory: {exc}")
-                break
-            finally:
-                results.save()
+            measured = attempt(
+                f"training, gradient checkpointing {key}",
+                c,
+                measure_training,
+                *(case, config, t, precision, model, device, args, checkpointing),
+            )
+            if measured is None:
+                continue
+            runs[key], run = measured
+            results.save()
             r = runs[key]
             say(f"  -> step/floor {r['step_over_floor']:.3f}, {r['tokens_per_s']:,.0f} tokens/s, "
                 f"MFU {fmt(r['mfu_step'], 100, '.1f', '%')}")  # fmt: skip
@@ -622,18 +642,19 @@ def main() -> None:
         if run is not None:  # the optimizer state is not needed to sample
             run.optimizer.state.clear()
             run = None
+        model.zero_grad(set_to_none=True)
         free_memory(device)
-        if not over("sampling", c):
-            say("  sampling (batched HF generate)")
-            c["sampling"] = measure_sampling(model, config, precision.autocast, device, args)
-            say(f"  -> {c['sampling']['tokens_per_s']:,.0f} tokens/s")
-            results.save()
         fp32 = precision.autocast and precision.weights == torch.float32
-        if fp32 and not over("sampling in fp32", c):  # what the loop did before issue 36
-            say("  sampling without autocast (fp32 matmuls)")
-            c["sampling_fp32"] = measure_sampling(model, config, False, device, args)
-            say(f"  -> {c['sampling_fp32']['tokens_per_s']:,.0f} tokens/s")
-            results.save()
+        # without autocast: how the loop sampled fp32 master weights before issue 36
+        for key, autocast in (("sampling", precision.autocast), ("sampling_fp32", False)):
+            if (key == "sampling_fp32" and not fp32) or over(key, c):
+                continue
+            say(f"  {key}: batched HF generate, bf16 autocast {'on' if autocast else 'off'}")
+            got = attempt(key, c, measure_sampling, model, config, autocast, device, args)
+            if got is not None:
+                c[key] = got
+                say(f"  -> {got['tokens_per_s']:,.0f} tokens/s")
+                results.save()
         del model
         free_memory(device)
     results.data["seconds"] = round(time.perf_counter() - started, 1)
