@@ -154,7 +154,7 @@ class Results:
         lines = [
             f"Device: {d['device']} ({d['device_memory_gib']} GiB); torch {d['torch']}, "
             f"transformers {d['transformers']}, peft {d['peft']}; {d['date']}",
-            f"Command: `{d['command']}`",
+            f"Command: `{d['command']}`; PYTORCH_CUDA_ALLOC_CONF={d.get('cuda_alloc_conf')}",
             f"Peak dense bf16 used for MFU: {fmt(d['peak_flops'], 1e-12, '.0f')} TFLOP/s",
             "",
             "| case | gradient checkpointing | tokens/step | micro-batches | step ms | floor ms "
@@ -182,7 +182,7 @@ class Results:
             "|---|---|---|---|---|",
         ]
         for name, c in d["cases"].items():
-            for key, how in (("sampling", ""), ("sampling_fp32", ", fp32 (no autocast)")):
+            for key, how in (("sampling", ""), ("sampling_autocast", ", under bf16 autocast")):
                 g = c.get(key)
                 if g:
                     lines.append(
@@ -387,14 +387,19 @@ def measure_training(case, config, t, precision, model, device, args, checkpoint
         torch.cuda.reset_peak_memory_stats(device)
     timed, floors, flops = [], [], []
     for i, s in enumerate(steps[args.warmup :]):
+        on_device = dataclasses.replace(s, batches=[mb.to(device) for mb in s.batches])
+        # each step has new shapes, and whichever runs first on them pays the allocator's new
+        # blocks: the step and the floor take turns at going first
+        if i % 2:
+            floors.append(floor_step(model, on_device, device, precision.autocast, keep_logits))
         sync(device)
         start = time.perf_counter()
         loop.optimizer_step(run, s)
         sync(device)
         timed.append(time.perf_counter() - start)
         run.step += 1
-        on_device = dataclasses.replace(s, batches=[mb.to(device) for mb in s.batches])
-        floors.append(floor_step(model, on_device, device, precision.autocast, keep_logits))
+        if not i % 2:
+            floors.append(floor_step(model, on_device, device, precision.autocast, keep_logits))
         flops.append(model_flops(s, config, lora, block, adapters))
         say(
             f"  step {i + 1}/{args.steps}: {1000 * timed[-1]:.1f} ms, floor "
@@ -540,8 +545,9 @@ def main() -> None:
     import torch
     import transformers
 
-    from codelog.training import models
+    from codelog.training import distributed, models
 
+    distributed.prefer_expandable_segments()  # as the trainer does, before the first allocation
     models.quiet_transformers()
     if small:  # seconds on a shared CPU: one thread does not fight the other tests for cores
         torch.set_num_threads(1)
@@ -561,6 +567,7 @@ def main() -> None:
             "device_memory_gib": round(capacity / GiB, 1),
             "torch": torch.__version__,
             "transformers": transformers.__version__,
+            "cuda_alloc_conf": os.environ.get("PYTORCH_CUDA_ALLOC_CONF"),
             "peft": peft.__version__,
             "python": platform.python_version(),
             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
@@ -647,10 +654,10 @@ def main() -> None:
             run = None
         model.zero_grad(set_to_none=True)
         free_memory(device)
-        fp32 = precision.autocast and precision.weights == torch.float32
-        # without autocast: how the loop sampled fp32 master weights before issue 36
-        for key, autocast in (("sampling", precision.autocast), ("sampling_fp32", False)):
-            if (key == "sampling_fp32" and not fp32) or over(key, c):
+        # "sampling" is the loop's path (no autocast: loop.evaluate); "sampling_autocast" the
+        # alternative for fp32 master weights, which casts every weight on each forward pass
+        for key, autocast in (("sampling", False), ("sampling_autocast", True)):
+            if (key == "sampling_autocast" and not precision.autocast) or over(key, c):
                 continue
             say(f"  {key}: batched HF generate, bf16 autocast {'on' if autocast else 'off'}")
             got = attempt(key, c, measure_sampling, model, config, autocast, device, args)

@@ -44,8 +44,21 @@ class Dist:
         return self.world > 1
 
 
+# A step's micro-batches have new shapes each time (length-grouped, up to max_length). With the
+# caching allocator's fixed-size segments, new shapes keep asking CUDA for new blocks; expandable
+# segments grow one mapping instead, PyTorch's advice for varying shapes (bench/gpu.py measures
+# the step with and without). The allocator reads it at its first allocation; a user's own
+# PYTORCH_CUDA_ALLOC_CONF wins.
+CUDA_ALLOCATOR = "expandable_segments:True"
+
+
+def prefer_expandable_segments() -> None:
+    os.environ.setdefault("PYTORCH_CUDA_ALLOC_CONF", CUDA_ALLOCATOR)
+
+
 def init() -> Dist:
     """The process's place in the run, from torchrun's environment; joins the process group."""
+    prefer_expandable_segments()
     world = int(os.environ.get("WORLD_SIZE", "1"))
     cuda = torch.cuda.is_available()
     if world == 1:
