@@ -399,11 +399,13 @@ class _Cold:
             # signal), only the signal says it was a time limit.
             if code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
                 timed_out = True
+        rss_kb, hit = sandbox.accounting.peak(box.cgroup, rss_kb, limits.memory_kb)
         return _described(
             code,
             killed,
             cpu_ms,
             rss_kb,
+            hit,
             limits,
             stderr,
             start,
@@ -436,11 +438,13 @@ class _Warm:
             if report is None:
                 raise _Lost
         code = os.waitstatus_to_exitcode(int(report["status"]))
+        rss_kb, hit = zygote.memory(self.box, int(report["rss_kb"]), limits)
         return _described(
             code,
             killed or bool(report["killed"]),
             int(report["cpu_ms"]),
-            int(report["rss_kb"]),
+            rss_kb,
+            hit,
             limits,
             stderr,
             start,
@@ -455,6 +459,7 @@ def _described(
     killed: bool,
     cpu_ms: int,
     rss_kb: int,
+    memory_limit_hit: bool,
     limits: sandbox.Limits,
     stderr: _Drain,
     start: float,
@@ -474,6 +479,7 @@ def _described(
         output_exceeded=exceeded or len(err) > limits.output_bytes,
         survivors=0,
         isolation=isolation,
+        memory_limit_hit=memory_limit_hit,
     )
 
 

@@ -217,7 +217,7 @@ def classify(
         return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
     if run.exit_code != 0 and any(marker in run.stderr for marker in _OUT_OF_MEMORY):
         return MEMORY_LIMIT, _tail(run.stderr)
-    if run.memory_kb > problem.memory_limit_kb:
+    if run.memory_limit_hit or run.memory_kb > problem.memory_limit_kb:
         return (
             MEMORY_LIMIT,
             f"peak {run.memory_kb} KB over the limit of {problem.memory_limit_kb} KB",
@@ -341,6 +341,8 @@ def function_verdict(outcome: harness.Outcome) -> tuple[str, str]:
         return COMPILE_ERROR, _tail(run.stderr)
     if run.timed_out or outcome.verdict == "timeout":
         return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
+    if run.memory_limit_hit:  # the sandbox's fact: its peak, or its cgroup's OOM kill
+        return MEMORY_LIMIT, f"peak {run.memory_kb} KB: the memory limit was hit"
     if outcome.verdict == "pass":
         return ACCEPTED, ""
     if outcome.verdict == "assert":

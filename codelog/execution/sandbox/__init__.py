@@ -30,6 +30,7 @@ from __future__ import annotations
 
 # What other modules import, from one place (the private names: the warm judge builds its box
 # from the same parts, and tests reach the uid slots).
+from codelog.execution.sandbox import accounting  # noqa: F401
 from codelog.execution.sandbox.bwrap import (  # noqa: F401
     _bwrap_argv,
     _setpriv,

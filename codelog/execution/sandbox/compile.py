@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import threading
@@ -23,11 +24,16 @@ class Compiled:
 
 _compile_lock = threading.Lock()
 _compile_cache: dict[str, Compiled] = {}
+# The binaries a process keeps: past this many bytes the least recently compiled go (a later
+# program that needs one compiles it again). The directory is root's (or the judge's) 0700:
+# no program reads another's binary from it; each run gets a hard link of its own.
+CACHE_BYTES = 256 << 20
 
 
 def compile_source(runner: Runner, source: str, isolation: IsolationMode = "auto") -> Compiled:
     """Compile once per distinct (compiler command, source): the binary is cached in this
-    process's scratch directory, and every test of the program runs a copy of it."""
+    process's scratch directory (at most CACHE_BYTES of them), and every test of the program
+    runs a hard link of it."""
     key = hashlib.sha256(
         "\0".join([*runner.compile_argv, source]).encode("utf-8", "surrogatepass")
     ).hexdigest()
@@ -48,13 +54,35 @@ def compile_source(runner: Runner, source: str, isolation: IsolationMode = "auto
     binary = None
     if result.exit_code == 0 and runner.binary_name in outputs:
         cache = os.path.join(scratch_dir(), "compiled")
-        os.makedirs(cache, exist_ok=True)
+        os.makedirs(cache, mode=0o700, exist_ok=True)
         binary = os.path.join(cache, key)
         with open(binary + ".tmp", "wb") as f:
             f.write(outputs[runner.binary_name])
         os.chmod(binary + ".tmp", 0o555)
         os.replace(binary + ".tmp", binary)
+        _bound(cache, keep=binary)
     compiled = Compiled(binary is not None, binary, diagnostics, False)
     with _compile_lock:
         _compile_cache[key] = compiled
     return compiled
+
+
+def _bound(cache: str, keep: str) -> None:
+    """Remove the oldest binaries of `cache` until it holds at most `limit` bytes (`keep`, the
+    one just written, stays whatever its size)."""
+    limit = CACHE_BYTES
+    with _compile_lock:
+        entries = []
+        with os.scandir(cache) as found:
+            for entry in found:
+                with contextlib.suppress(OSError):
+                    st = entry.stat(follow_symlinks=False)
+                    entries.append((st.st_mtime_ns, st.st_size, entry.path))
+        total = sum(size for _, size, _ in entries)
+        for _, size, path in sorted(entries):
+            if total <= limit:
+                break
+            if path != keep:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+                    total -= size

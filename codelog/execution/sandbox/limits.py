@@ -116,8 +116,11 @@ class Run:
     stderr: bytes
     cpu_ms: int  # user + system time of the program and everything it started
     wall_ms: int
-    memory_kb: int  # peak resident set size of the program (and what it started), not the wrapper
+    memory_kb: int  # peak memory of the program and what it started (see sandbox.accounting)
     timed_out: bool  # wall clock, or the CPU limit
     output_exceeded: bool
     survivors: int  # processes found (and killed) after the run under its uid
     isolation: Isolation = field(compare=False)
+    # the run's memory limit was hit, as the kernel tells it: its cgroup's OOM killer ended one
+    # of its processes, or the peak (`memory_kb`) is over the limit (sandbox.accounting)
+    memory_limit_hit: bool = False

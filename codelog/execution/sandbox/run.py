@@ -14,13 +14,14 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from codelog.execution.sandbox.accounting import RunCgroup, peak, run_cgroup
 from codelog.execution.sandbox.bwrap import _bwrap_argv, _setpriv, _unshare_argv
 from codelog.execution.sandbox.helper import EXEC_HELPER_NAME, _read_report, exec_helper
 from codelog.execution.sandbox.host import _is_root, _tool
 from codelog.execution.sandbox.isolation import resolve_isolation
 from codelog.execution.sandbox.limits import DEFAULT_LIMITS, Isolation, Limits, Run
 from codelog.execution.sandbox.pump import _kill, _wait, pump
-from codelog.execution.sandbox.uids import _sandbox_uid, _settle, kill_uid, scratch_dir
+from codelog.execution.sandbox.uids import _remove, _sandbox_uid, _settle, kill_uid, scratch_dir
 
 
 def _prlimit_argv(limits: Limits, nproc: bool) -> list[str]:
@@ -93,15 +94,7 @@ def run(
             # setpriv's uid change clears the parent-death signal, so a killed wrapper may
             # leave the program running: every process of its uid is killed here.
             survivors = _settle(box.uid) if box.uid is not None else 0
-        usage = box.usage()
-        if usage is not None:  # the program's own figures, not its wrappers'
-            _, cpu_ms, rss_kb = usage
-            result = replace(
-                result,
-                cpu_ms=cpu_ms,
-                memory_kb=rss_kb,
-                timed_out=result.timed_out or cpu_ms > limits.time_ms,
-            )
+        result = box.accounted(result, limits)
         outputs = _collected(box.rundir, collect)
         return replace(result, survivors=survivors, isolation=box.isolation), outputs
 
@@ -128,11 +121,14 @@ class Box:
     isolation: Isolation
     # the exec helper's report pipe (`sandboxed(own_usage=True)`): the run gets the write end
     report_pipe: tuple[int, int] | None = None
+    cgroup: RunCgroup | None = None  # the run's memory cgroup, where this machine gives one
+    cgroup_fd: int | None = None  # its cgroup.procs, for the outer helper to join
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
         """The descriptors the run must inherit besides its streams."""
-        return (self.report_pipe[1],) if self.report_pipe is not None else ()
+        fds = (self.report_pipe[1],) if self.report_pipe is not None else ()
+        return fds + ((self.cgroup_fd,) if self.cgroup_fd is not None else ())
 
     def popen(self, **streams: Any) -> subprocess.Popen:
         """Start the run (stdin, stdout, stderr as given), in a session of its own."""
@@ -147,10 +143,26 @@ class Box:
         )
 
     def usage(self) -> tuple[int, int, int] | None:
-        """Once the run has been reaped: (wait status, CPU ms, peak RSS KB) of the program
-        itself, from the exec helper; None without one, or if it was killed before reporting
+        """Once the run has been reaped: (wait status, CPU ms, peak RSS KB) of the program and
+        everything it started, from the exec helper; None if it was killed before reporting
         (a wall-clock kill takes every process of the uid, the helper too)."""
         return _read_report(self.report_pipe[0]) if self.report_pipe is not None else None
+
+    def accounted(self, run: Run, limits: Limits) -> Run:
+        """`run` (as its outermost wrapper's wait4 saw it) with the run's own figures: CPU
+        time and largest peak from the exec helper, the whole run's peak and OOM kills from
+        its cgroup, and whether the memory limit was hit."""
+        usage = self.usage()
+        if usage is not None:  # the program's own figures, not its wrappers'
+            _, cpu_ms, rss_kb = usage
+            run = replace(
+                run,
+                cpu_ms=cpu_ms,
+                memory_kb=rss_kb,
+                timed_out=run.timed_out or cpu_ms > limits.time_ms,
+            )
+        memory_kb, hit = peak(self.cgroup, run.memory_kb, limits.memory_kb)
+        return replace(run, memory_kb=memory_kb, memory_limit_hit=hit)
 
 
 @contextlib.contextmanager
@@ -169,30 +181,37 @@ def sandboxed(
     directory removed (`run` is this plus one program's I/O; the function-problem harness runs
     two boxes at once). With `own_usage` (and the exec helper built), the program runs under
     the helper, which reports its own wait status, CPU time and peak memory (`Box.usage`)."""
-    helper = exec_helper() if own_usage else None
-    if helper is not None:
+    helper = exec_helper()
+    if own_usage:
         executables = {**(executables or {}), EXEC_HELPER_NAME: helper}
     mode = resolve_isolation(limits.isolation, readable)
     uid = _sandbox_uid() if mode.drop_uid else None
     rundir = tempfile.mkdtemp(prefix="run-", dir=scratch_dir())
-    pipe = os.pipe() if helper is not None else None
+    pipe = os.pipe() if own_usage else None
+    cgroup = run_cgroup(limits.memory_kb + (limits.stack_kb or 0)) if own_usage else None
+    cgroup_fd = cgroup.procs_fd() if cgroup is not None else None
     try:
         for name, data in (files or {}).items():
             with open(os.path.join(rundir, name), "wb") as f:
                 f.write(data.encode() if isinstance(data, str) else data)
         for name, src in (executables or {}).items():
-            shutil.copyfile(src, os.path.join(rundir, name))
-            os.chmod(os.path.join(rundir, name), 0o555)
+            _place(src, os.path.join(rundir, name))
         if uid is not None:
             os.chown(rundir, uid, uid)
         os.chmod(rundir, 0o700)
 
-        wrapper: list[str] = []
+        # First, on the host: a fresh session keyring (nothing in the box holds the judge's)
+        # and the run's cgroup, which every process of the box is then born in.
+        wrapper: list[str] = [helper, "-k"]
+        if cgroup_fd is not None:
+            wrapper += ["-c", str(cgroup_fd)]
+        wrapper.append("--")
+        pidns = mode.isolation.mode in ("bwrap", "unshare")
         if mode.isolation.mode == "bwrap":
             staged = None if collect else [*(files or {}), *(executables or {})]
-            wrapper = _bwrap_argv(mode.prefix[0], rundir, readable, staged, limits.disk_bytes)
+            wrapper += _bwrap_argv(mode.prefix[0], rundir, readable, staged, limits.disk_bytes)
         elif mode.isolation.mode == "unshare":
-            wrapper = _unshare_argv(mode.prefix[0])
+            wrapper += _unshare_argv(mode.prefix[0])
         # Root is exempt from the process limit: it binds once setpriv has dropped the uid. A
         # user's count is per user namespace inside bwrap/unshare, but spans all of the user's
         # processes without one: there it is left out (Isolation says so).
@@ -203,21 +222,35 @@ def sandboxed(
             # The helper execs by path (no PATH search); inside bwrap the run directory's
             # parents may not be traversable by the sandbox uid: "./" from its cwd always is.
             program[0] = argv[0] if argv[0].startswith("./") else shutil.which(argv[0]) or argv[0]
-            # Before the uid switch: the program cannot kill the helper to lose its own
-            # figures, and a wall-clock kill (every process of the uid) leaves it to report.
-            wrapper += [f"./{EXEC_HELPER_NAME}", str(pipe[1])]
+            # Before the uid switch: the program cannot kill the helper to lose its figures,
+            # and a wall-clock kill (every process of the uid) leaves it to report. In a PID
+            # namespace it ends the run with the program: whatever is left is killed.
+            wrapper += [f"./{EXEC_HELPER_NAME}", "-r", str(pipe[1]), *(["-n"] if pidns else [])]
+            wrapper.append("--")
         if uid is not None:
             wrapper += _setpriv(_tool("setpriv"), uid)
         iso = replace(mode.isolation, uid=uid, processes=nproc)
         try:
-            yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso, pipe)
+            yield Box([*wrapper, *program, *argv[1:]], rundir, uid, iso, pipe, cgroup, cgroup_fd)
         finally:
             if uid is not None:
                 kill_uid(uid)
     finally:
-        for fd in pipe or ():
+        for fd in (*(pipe or ()), *([cgroup_fd] if cgroup_fd is not None else [])):
             os.close(fd)
-        shutil.rmtree(rundir, ignore_errors=True)
+        if cgroup is not None:
+            cgroup.close()
+        _remove(rundir)
+
+
+def _place(src: str | Path, dest: str) -> None:
+    """An executable into a run directory: a hard link where it can be (a compiled binary
+    costs no second copy on the host's disk), else a copy; read and run only."""
+    try:
+        os.link(src, dest)
+    except OSError:
+        shutil.copyfile(src, dest)
+        os.chmod(dest, 0o555)
 
 
 def _execute(

@@ -74,13 +74,27 @@ class Runner:
         return replace(limits, reserved_kb=self.reserved_kb, processes=processes)
 
 
+def python_files(python: str) -> tuple[str, ...]:
+    """What a Python interpreter needs mounted: the binary and its prefix's lib/ (the standard
+    library, libpython and the libraries its extension modules link), not the prefix's
+    share/, include/ or etc/; its site-packages are hidden in the box (bwrap.package_dirs).
+    An interpreter under /usr needs nothing: the system directories are mounted."""
+    prefix = install_prefix(python)
+    paths = [python]
+    for lib in ("lib", "lib64"):
+        path = os.path.join(prefix, lib)
+        if os.path.isdir(path) and not os.path.islink(path):
+            paths.append(path)
+    return tuple(p for p in paths if not any(p.startswith(d + "/") for d in ("/usr", "/etc")))
+
+
 def python_runner(interpreter: str | None = None) -> Runner:
     python = os.path.realpath(interpreter) if interpreter else real_python()
     return Runner(
         language="Python",
         source_name="Main.py",
         run_argv=(python, "-S", "-c", PYTHON_BOOTSTRAP, "Main.py"),
-        readable=(install_prefix(python),),
+        readable=python_files(python),
     )
 
 

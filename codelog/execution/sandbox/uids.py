@@ -1,4 +1,5 @@
-"""Scratch directories and sandbox uids: one uid per concurrent run, and the sweeps that kill what a run or a dead codelog process left."""
+"""Scratch directories and sandbox uids: one uid per concurrent run, and the sweeps that
+remove what a run or a dead codelog process left, whatever its mode."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import itertools
 import os
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 import time
 
+from codelog.execution.sandbox import accounting
 from codelog.execution.sandbox.host import _is_root
 from codelog.execution.sandbox.limits import SandboxError
 
@@ -40,10 +43,31 @@ def scratch_dir() -> str:
             import atexit
             from multiprocessing import util
 
-            atexit.register(shutil.rmtree, _scratch, True)
+            atexit.register(_remove, _scratch)
             # a multiprocessing worker leaves through os._exit, which skips atexit
-            util.Finalize(None, shutil.rmtree, (_scratch, True), exitpriority=10)
+            util.Finalize(None, _remove, (_scratch,), exitpriority=10)
         return _scratch
+
+
+def _remove(path: str) -> None:
+    """Remove a directory tree whatever a program made of it: a directory it set to mode 000
+    (which its owner cannot list, nor root without CAP_DAC_OVERRIDE in a user namespace) is
+    given its owner's rights back, and removed again. Never follows a link out of the tree."""
+
+    def retry(failed: str) -> None:
+        with contextlib.suppress(OSError):
+            for where in (os.path.dirname(failed), failed):
+                if os.path.isdir(where) and not os.path.islink(where):
+                    os.chmod(where, 0o700)
+            if os.path.isdir(failed) and not os.path.islink(failed):
+                shutil.rmtree(failed, ignore_errors=True)
+            else:
+                os.unlink(failed)
+
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=lambda _f, failed, _e: retry(failed))
+    else:
+        shutil.rmtree(path, onerror=lambda _f, failed, _e: retry(failed))
 
 
 def _owner_pids(uid: int) -> tuple[int, ...]:
@@ -62,6 +86,7 @@ def sweep_stale() -> tuple[int, int]:
     from codelog.files import process_exists
 
     removed = killed = 0
+    accounting.sweep_stale()  # their memory cgroups too
     with contextlib.suppress(OSError), os.scandir(tempfile.gettempdir()) as entries:
         for entry in entries:
             pid = entry.name.removeprefix(_SCRATCH_PREFIX).partition("-")[0]
@@ -71,7 +96,7 @@ def sweep_stale() -> tuple[int, int]:
                 and not process_exists(int(pid))
                 and entry.is_dir(follow_symlinks=False)
             ):
-                shutil.rmtree(entry.path, ignore_errors=True)
+                _remove(entry.path)
                 removed += 1
     if _is_root():
         orphans: set[int] = set()
