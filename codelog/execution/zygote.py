@@ -1,31 +1,40 @@
 """The warm judge: a pre-started Python interpreter (a zygote) in a sandbox box, forked per run.
 
 Starting an interpreter costs most of a Python test's time in the sandbox. Here each worker
-process keeps one box per kind of run (a bwrap box built exactly as `sandbox.sandboxed` builds
-one: same namespaces, uid switch, seccomp filter, size-capped tmpfs for the run directory and
-/tmp), and in it a zygote: `python -S -c ZYGOTE`, which imports only what it needs to serve
-and nothing of any candidate. Per run, codelog sends it the program's files, its script and
-argv, its rlimits and its stdin/stdout/stderr (file descriptors over a Unix socket), and:
+process keeps one box per kind of run (a bwrap box built as `sandbox.sandboxed` builds one:
+same fresh session keyring, namespaces, uid switch, seccomp filter, hidden site-packages,
+size-capped writable tmpfs for /tmp and /dev/shm; its own directory is a root-owned tmpfs
+holding one sticky run directory, `run/`, so a run can leave nothing beside it), and in it a
+zygote: `python -S -c ZYGOTE`, which imports only what it needs to serve and nothing of any
+candidate. Per run, codelog sends it the program's files, its script and argv, its rlimits,
+its stdin/stdout/stderr and the box's memory cgroup (file descriptors over a Unix socket), and:
 
-1. the zygote makes a fresh run directory in its tmpfs and forks;
-2. the child takes the fds as 0, 1, 2, closes every other, sets the run's rlimits (CPU,
-   address space, stack, file size, open files, processes; no POSIX message queues), a
-   parent-death signal, a session of its own, a fresh `__main__` and the interpreter's own
-   sys.path/argv, then runs the script as `python -c` would, exit handling included;
+1. the zygote writes the files into `run/`, lets the request go (`malloc_trim`: a 40 MB
+   completion is not the next run's memory), forks, and says "started": the wall clock starts
+   then, so a large program's transfer is not its time;
+2. the child joins the run's memory cgroup (`sandbox.accounting`: writes "0" to the
+   cgroup.procs codelog opened; the zygote is not in it), takes the fds as 0, 1, 2, closes
+   every other, sets the run's rlimits (CPU, address space, stack, file size, open files,
+   processes; no POSIX message queues), a parent-death signal, a fresh `__main__` and the
+   interpreter's own sys.path/argv, then runs the script as `python -c` would, exit handling
+   included. It is in the zygote's session and group, not a leader of its own, as a cold
+   program is under the exec helper: `os.setsid()` and `os.setpgrp()` work the same;
 3. codelog enforces the wall clock and the output cap, as for a cold run: past either it asks
    the zygote to kill the run;
 4. when the child has ended, the zygote SIGKILLs every other process in the box's PID
    namespace (`kill(-1)`: all it may signal but itself and the namespace's init; as a child
    subreaper it reaps them all, double-forked daemons too), empties the run directory, /tmp,
-   /dev/shm and System V IPC, and reports the child's wait status, CPU time and peak RSS
-   (`wait4`: the program's own figures, as the exec helper gives for a cold run).
+   /dev/shm (a mode-000 directory is given its rights back first) and System V IPC, and
+   reports the run's wait status, CPU time (the sum of `wait4` over the child and every
+   orphan it reaped, as the exec helper sums a cold run's) and largest peak RSS; codelog adds
+   the cgroup's peak and OOM kills (`memory`).
 
 Peak memory still reads higher warm than cold for a small program (`print(1)`: 11.1 MB warm,
 8.6 MB cold), and nothing principled closes the gap here. Linux starts a forked child's
 high-water mark at its parent's resident set, so the child is charged every page of the zygote
 it shares copy-on-write, and the zygote holds ~3.4 MB more anonymous memory than a fresh
 interpreter: the pre-imported modules below (~2.2 MB alone) and its own serving modules
-(ctypes for prctl, json, socket, shutil: ~2.5 MB alone; the two overlap). File pages the child
+(ctypes for prctl, json, socket: ~2.5 MB alone; the two overlap). File pages the child
 has not touched since the fork are not charged, which takes back ~1.3 MB. A program that
 imports those modules itself (HumanEval's `from typing import List`) reads within 0.6 MB of
 its cold run. Charging the child only its growth past the zygote would judge a program by less
@@ -702,7 +711,7 @@ def spawn(
         ours.append(os.fdopen(r, "rb"))
     if box.cgroup is not None:
         try:
-            box.cgroup.reset(limits.memory_kb + (limits.stack_kb or 0))
+            box.cgroup.reset(limits.memory_kb)
             theirs.append(box.cgroup.procs_fd())
         except OSError:  # a cgroup that cannot be reset is not used again
             box.cgroup.close()

@@ -2,9 +2,8 @@
 
 A program's processes are all born in its run's cgroup (the exec helper, or a warm run's
 forked child, writes "0" to the cgroup.procs that codelog opened and passed it), so the
-cgroup's peak is what the program and everything it started held at once, orphans included,
-and its limit binds them together: past it the kernel's OOM killer ends one of them and the
-cgroup counts the kill. Without a writable cgroup (no cgroup v1 memory hierarchy, or not
+cgroup's limit binds the program and everything it started together, orphans included: past
+it the kernel's OOM killer ends one of them, and the cgroup counts the kill. Without a writable cgroup (no cgroup v1 memory hierarchy, or not
 root) there is no whole-run memory figure: each process is held by RLIMIT_AS alone, the
 largest single peak is reported, and `available()` says why (docs/running-code.md).
 
@@ -160,15 +159,19 @@ class RunCgroup:
 
 
 def peak(cgroup: RunCgroup | None, rss_kb: int, limit_kb: int) -> tuple[int, bool]:
-    """(peak KB, memory limit hit) of a run that is over: the largest peak of its processes
-    (`rss_kb`, wait4's), or its cgroup's where that is more; the limit was hit when the
-    cgroup's OOM killer ended a process, or the peak is over `limit_kb`."""
+    """(peak KB, memory limit hit) of a run that is over. The peak is the largest of its
+    processes' (`rss_kb`, wait4's: comparable with a judge's figure), and the cgroup's where
+    the cgroup's OOM killer ended one of them: the limit was hit then, or when the peak is over
+    `limit_kb`. The cgroup's peak alone is not the figure: it also counts page cache the run
+    read in (an interpreter's files, evicted under pressure), which the kernel reclaims before
+    it kills anything."""
     oom = False
     if cgroup is not None:
         with contextlib.suppress(OSError, ValueError):
             whole = cgroup.usage()
-            oom = whole.oom_kills > 0
-            rss_kb = max(rss_kb, whole.peak_kb)
+            if whole.oom_kills > 0:
+                oom = True
+                rss_kb = max(rss_kb, whole.peak_kb)
     return rss_kb, oom or rss_kb > limit_kb
 
 

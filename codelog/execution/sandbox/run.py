@@ -188,7 +188,7 @@ def sandboxed(
     uid = _sandbox_uid() if mode.drop_uid else None
     rundir = tempfile.mkdtemp(prefix="run-", dir=scratch_dir())
     pipe = os.pipe() if own_usage else None
-    cgroup = run_cgroup(limits.memory_kb + (limits.stack_kb or 0)) if own_usage else None
+    cgroup = run_cgroup(limits.memory_kb) if own_usage else None
     cgroup_fd = cgroup.procs_fd() if cgroup is not None else None
     try:
         for name, data in (files or {}).items():
