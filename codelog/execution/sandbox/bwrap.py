@@ -1,4 +1,5 @@
-"""The command lines of the namespace wrappers: bwrap (with its seccomp filter) and unshare, and setpriv's uid switch."""
+"""The namespace wrappers' command lines: bwrap (with its seccomp filter and what it mounts),
+unshare, and setpriv's uid switch."""
 
 from __future__ import annotations
 

@@ -1,11 +1,16 @@
-"""What this machine offers the sandbox: root or not, bubblewrap, util-linux tools, the interpreter."""
+"""What this machine offers the sandbox: root or not, bubblewrap, util-linux tools, the
+interpreter."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shutil
+import signal
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 from codelog.execution.sandbox.limits import SandboxError
@@ -44,3 +49,19 @@ def _tool(name: str) -> str:
     if found is None:
         raise SandboxError(f"the sandbox needs util-linux's `{name}`, which is not installed")
     return found
+
+
+def kill_until_none(scan: Callable[[], list[int]], rounds: int = 100) -> int:
+    """SIGKILL every process `scan` finds until it finds none (a fork bomb can fork between
+    a scan and the kill: rescan); how many were found."""
+    found: set[int] = set()
+    for _ in range(rounds):
+        pids = scan()
+        if not pids:
+            break
+        found.update(pids)
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.001)
+    return len(found)

@@ -57,9 +57,8 @@ class Limits:
         if self.disk_bytes <= 0:
             raise CodelogError(f"sandbox limit disk_bytes must be positive, not {self.disk_bytes}")
         if self.isolation != "auto" and self.isolation not in ISOLATION_MODES:
-            raise CodelogError(
-                f"isolation must be auto or one of {', '.join(ISOLATION_MODES)}, not {self.isolation!r}"
-            )
+            modes = ", ".join(ISOLATION_MODES)
+            raise CodelogError(f"isolation must be auto or one of {modes}, not {self.isolation!r}")
 
     @property
     def wall_s(self) -> float:

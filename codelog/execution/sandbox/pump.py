@@ -1,4 +1,5 @@
-"""The I/O pump: a run's output read up to its cap and its deadline, and the wrapper reaped or killed."""
+"""The I/O pump: a run's output read up to its cap and its deadline, and the wrapper reaped
+or killed."""
 
 from __future__ import annotations
 

@@ -7,14 +7,13 @@ import contextlib
 import itertools
 import os
 import shutil
-import signal
 import sys
 import tempfile
 import threading
 import time
 
 from codelog.execution.sandbox import accounting
-from codelog.execution.sandbox.host import _is_root
+from codelog.execution.sandbox.host import _is_root, kill_until_none
 from codelog.execution.sandbox.limits import SandboxError
 
 # Sandbox uids: far above any real account, one per (process, run slot), so two concurrent
@@ -153,17 +152,7 @@ def _zombie(proc_dir: str) -> bool:
 
 def kill_uid(uid: int) -> int:
     """SIGKILL every process of `uid` until none is left; returns how many were found."""
-    found: set[int] = set()
-    for _ in range(100):  # a fork bomb can fork between the scan and the kill: rescan
-        pids = _processes_of(uid)
-        if not pids:
-            break
-        found.update(pids)
-        for pid in pids:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.001)
-    return len(found)
+    return kill_until_none(lambda: _processes_of(uid))
 
 
 def _settle(uid: int, grace_s: float = 1.0) -> int:
