@@ -27,7 +27,7 @@ The rooms, in the order a run goes through them: `limits` (Limits, Run, Isolatio
 (bwrap, util-linux, the interpreter, root or not), `uids` (scratch directories, sandbox uids,
 sweeps), `accounting` (memory cgroups), `bwrap` (the wrappers' command lines and the seccomp
 filter), `isolation` (which mode works here), `helper` (the exec helper, `exec_helper.c`,
-built by setup.py), `pump` (output up to its cap and deadline), `run` (`sandboxed`, `run`),
+built by setup.py), `pump` (output up to its cap and deadline), `running` (`sandboxed`, `run`),
 `runners` (languages) and `compile`. The threat model (what this does not contain: kernel
 exploits, side channels, ...) is in docs/running-code.md, "What the sandbox contains". Python
 runs are forked from a warm interpreter kept in a box built by `bwrap._bwrap_argv` instead,
@@ -78,13 +78,6 @@ from codelog.execution.sandbox.pump import (  # noqa: F401
     _wait,
     pump,
 )
-from codelog.execution.sandbox.run import (  # noqa: F401
-    Box,
-    _environment,
-    _prlimit_argv,
-    run,
-    sandboxed,
-)
 from codelog.execution.sandbox.runners import (  # noqa: F401
     COMPILE_ERROR_NAMES,
     PYTHON2_LANGUAGES,
@@ -94,6 +87,13 @@ from codelog.execution.sandbox.runners import (  # noqa: F401
     python_runner,
     runner_for,
     runner_language,
+)
+from codelog.execution.sandbox.running import (  # noqa: F401
+    Box,
+    _environment,
+    _prlimit_argv,
+    run,
+    sandboxed,
 )
 from codelog.execution.sandbox.uids import (  # noqa: F401
     _UID_BASE,

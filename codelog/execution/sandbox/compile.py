@@ -9,8 +9,8 @@ import threading
 from dataclasses import dataclass, replace
 
 from codelog.execution.sandbox.limits import COMPILE_LIMITS, IsolationMode
-from codelog.execution.sandbox.run import run
 from codelog.execution.sandbox.runners import Runner
+from codelog.execution.sandbox.running import run
 from codelog.execution.sandbox.uids import scratch_dir
 
 
