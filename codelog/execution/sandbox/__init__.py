@@ -66,6 +66,7 @@ from codelog.execution.sandbox.isolation import (  # noqa: F401
 from codelog.execution.sandbox.limits import (  # noqa: F401
     COMPILE_LIMITS,
     ISOLATION_MODES,
+    REFUSED_ALLOCATIONS_SEEN,
     Isolation,
     IsolationMode,
     Limits,

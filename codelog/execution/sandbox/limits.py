@@ -67,6 +67,13 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 
+# Whether `Run.memory_limit_hit` also covers an allocation that RLIMIT_AS refused before any
+# memory was touched (`bytearray(1 << 40)`). The kernel records that nowhere: proving it means
+# watching the run's mmap/brk calls (ptrace, or a seccomp user-notification supervisor), which
+# the sandbox does not do yet. Until then such a run is not a memory limit hit (its MemoryError
+# is text it printed); a cgroup OOM kill and a peak over the limit are.
+REFUSED_ALLOCATIONS_SEEN = False
+
 # A compiler gets more of everything, and its output is a diagnostic, never a verdict.
 COMPILE_LIMITS = Limits(
     time_ms=30_000,
