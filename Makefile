@@ -11,8 +11,9 @@ export HF_DATASETS_OFFLINE := 1
 
 .PHONY: demo demo-real test lint bench clean
 
-# setup.py builds codelog.stage._canon (C): a changed C source reinstalls too.
-$(BIN)/codelog: pyproject.toml setup.py codelog/stage/_canon.c
+# setup.py builds codelog.stage._canon and the sandbox's exec helper (C): a changed C source
+# reinstalls too.
+$(BIN)/codelog: pyproject.toml setup.py codelog/stage/_canon.c codelog/execution/sandbox/exec_helper.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet "$(TORCH)" -e ".[train,dev]"

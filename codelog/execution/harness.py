@@ -565,16 +565,18 @@ class _Cold:
             code = proc.returncode
             cpu_ms = int((usage.ru_utime + usage.ru_stime) * 1000)
             rss_kb = int(usage.ru_maxrss)
-            # No exec helper (no C compiler), or it was killed: this rusage is the wrappers',
+            # The exec helper was killed before it reported: this rusage is the wrappers',
             # and when the CPU rlimit ended the program (SIGXCPU; the wrappers exit 128 + the
             # signal), only the signal says it was a time limit.
             if code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
                 timed_out = True
+        rss_kb, hit = sandbox.accounting.peak(box.cgroup, rss_kb, limits.memory_kb)
         return _described(
             code,
             killed,
             cpu_ms,
             rss_kb,
+            hit,
             limits,
             stderr,
             start,
@@ -607,11 +609,13 @@ class _Warm:
             if report is None:
                 raise _Lost
         code = os.waitstatus_to_exitcode(int(report["status"]))
+        rss_kb, hit = zygote.memory(self.box, int(report["rss_kb"]), limits)
         return _described(
             code,
             killed or bool(report["killed"]),
             int(report["cpu_ms"]),
-            int(report["rss_kb"]),
+            rss_kb,
+            hit,
             limits,
             stderr,
             start,
@@ -626,6 +630,7 @@ def _described(
     killed: bool,
     cpu_ms: int,
     rss_kb: int,
+    memory_limit_hit: bool,
     limits: sandbox.Limits,
     stderr: _Drain,
     start: float,
@@ -645,6 +650,7 @@ def _described(
         output_exceeded=exceeded or len(err) > limits.output_bytes,
         survivors=0,
         isolation=isolation,
+        memory_limit_hit=memory_limit_hit,
     )
 
 

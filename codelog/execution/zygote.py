@@ -1,31 +1,40 @@
 """The warm judge: a pre-started Python interpreter (a zygote) in a sandbox box, forked per run.
 
 Starting an interpreter costs most of a Python test's time in the sandbox. Here each worker
-process keeps one box per kind of run (a bwrap box built exactly as `sandbox.sandboxed` builds
-one: same namespaces, uid switch, seccomp filter, size-capped tmpfs for the run directory and
-/tmp), and in it a zygote: `python -S -c ZYGOTE`, which imports only what it needs to serve
-and nothing of any candidate. Per run, codelog sends it the program's files, its script and
-argv, its rlimits and its stdin/stdout/stderr (file descriptors over a Unix socket), and:
+process keeps one box per kind of run (a bwrap box built as `sandbox.sandboxed` builds one:
+same fresh session keyring, namespaces, uid switch, seccomp filter, hidden site-packages,
+size-capped writable tmpfs for /tmp and /dev/shm; its own directory is a root-owned tmpfs
+holding one sticky run directory, `run/`, so a run can leave nothing beside it), and in it a
+zygote: `python -S -c ZYGOTE`, which imports only what it needs to serve and nothing of any
+candidate. Per run, codelog sends it the program's files, its script and argv, its rlimits,
+its stdin/stdout/stderr and the box's memory cgroup (file descriptors over a Unix socket), and:
 
-1. the zygote makes a fresh run directory in its tmpfs and forks;
-2. the child takes the fds as 0, 1, 2, closes every other, sets the run's rlimits (CPU,
-   address space, stack, file size, open files, processes; no POSIX message queues), a
-   parent-death signal, a session of its own, a fresh `__main__` and the interpreter's own
-   sys.path/argv, then runs the script as `python -c` would, exit handling included;
+1. the zygote writes the files into `run/`, lets the request go (`malloc_trim`: a 40 MB
+   completion is not the next run's memory), forks, and says "started": the wall clock starts
+   then, so a large program's transfer is not its time;
+2. the child joins the run's memory cgroup (`sandbox.accounting`: writes "0" to the
+   cgroup.procs codelog opened; the zygote is not in it), takes the fds as 0, 1, 2, closes
+   every other, sets the run's rlimits (CPU, address space, stack, file size, open files,
+   processes; no POSIX message queues), a parent-death signal, a fresh `__main__` and the
+   interpreter's own sys.path/argv, then runs the script as `python -c` would, exit handling
+   included. It is in the zygote's session and group, not a leader of its own, as a cold
+   program is under the exec helper: `os.setsid()` and `os.setpgrp()` work the same;
 3. codelog enforces the wall clock and the output cap, as for a cold run: past either it asks
    the zygote to kill the run;
 4. when the child has ended, the zygote SIGKILLs every other process in the box's PID
    namespace (`kill(-1)`: all it may signal but itself and the namespace's init; as a child
    subreaper it reaps them all, double-forked daemons too), empties the run directory, /tmp,
-   /dev/shm and System V IPC, and reports the child's wait status, CPU time and peak RSS
-   (`wait4`: the program's own figures, as the exec helper gives for a cold run).
+   /dev/shm (a mode-000 directory is given its rights back first) and System V IPC, and
+   reports the run's wait status, CPU time (the sum of `wait4` over the child and every
+   orphan it reaped, as the exec helper sums a cold run's) and largest peak RSS; codelog adds
+   the cgroup's peak and OOM kills (`memory`).
 
 Peak memory still reads higher warm than cold for a small program (`print(1)`: 11.1 MB warm,
 8.6 MB cold), and nothing principled closes the gap here. Linux starts a forked child's
 high-water mark at its parent's resident set, so the child is charged every page of the zygote
 it shares copy-on-write, and the zygote holds ~3.4 MB more anonymous memory than a fresh
 interpreter: the pre-imported modules below (~2.2 MB alone) and its own serving modules
-(ctypes for prctl, json, socket, shutil: ~2.5 MB alone; the two overlap). File pages the child
+(ctypes for prctl, json, socket: ~2.5 MB alone; the two overlap). File pages the child
 has not touched since the fork are not charged, which takes back ~1.3 MB. A program that
 imports those modules itself (HumanEval's `from typing import List`) reads within 0.6 MB of
 its cold run. Charging the child only its growth past the zygote would judge a program by less
@@ -71,7 +80,7 @@ _PRISTINE = dict(globals())
 import sys
 _PATH = list(sys.path)
 sys.path[:] = [p for p in sys.path if p]  # the zygote's own imports never come from a cwd
-import atexit, binascii, ctypes, json, os, resource, select, shutil, signal, socket, struct
+import atexit, binascii, ctypes, json, os, resource, select, signal, socket, struct
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no ptrace, no /proc/<zygote>/{mem,fd}
@@ -85,7 +94,9 @@ for _name in ("typing", "re", "math", "itertools", "heapq", "bisect", "string", 
     __import__(_name)
 _BOX = os.getcwd()
 os.chdir("/")
-_SCRATCH = [_BOX, "/tmp", "/dev/shm"]
+# every run's directory: the box's own is root's, so a run can leave nothing beside it
+_RUN = os.path.join(_BOX, "run")
+_SCRATCH = [_RUN, "/tmp", "/dev/shm"]
 
 
 def _recv(n, maxfds):
@@ -113,10 +124,13 @@ def _sweep():
     # would be seen by the next run (a child of ours that never ends is counted in `left`)
     for _ in range(1000):
         try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                select.select([], [], [], 0.001)
+            pid, _, ru = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             break
+        if pid == 0:
+            select.select([], [], [], 0.001)
+        else:
+            _add(ru)
     left = 0
     for name in os.listdir("/proc"):
         if name.isdigit() and int(name) not in (1, os.getpid()):
@@ -129,16 +143,30 @@ def _sweep():
     return left
 
 
+# CPU ms and the largest peak RSS of every process reaped during the current run: wait4's
+# figures for a process include its own reaped descendants', so each one counts once
+_used = [0, 0]
+
+
+def _add(ru):
+    _used[0] += int((ru.ru_utime + ru.ru_stime) * 1000)
+    _used[1] = max(_used[1], ru.ru_maxrss)
+
+
 def _reap():
     while True:
         try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                return
+            pid, _, ru = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             return
+        if pid == 0:
+            return
+        _add(ru)
 
 
 def _empty(path):
+    # whatever a run made of it: its directories are this uid's, so a mode-000 one is given
+    # its rights back (bottom up: a directory must be searchable to be emptied) and removed
     try:
         names = os.listdir(path)
     except OSError:
@@ -146,7 +174,15 @@ def _empty(path):
     for name in names:
         full = os.path.join(path, name)
         if os.path.isdir(full) and not os.path.islink(full):
-            shutil.rmtree(full, ignore_errors=True)
+            try:
+                os.chmod(full, 0o700)
+            except OSError:
+                pass
+            _empty(full)
+            try:
+                os.rmdir(full)
+            except OSError:
+                pass
         else:
             try:
                 os.unlink(full)
@@ -183,11 +219,16 @@ def _exit_code(code):
 
 
 def _child(req, compiled, fds, rundir):
-    os.setsid()
+    # Not a session of its own: a cold program is not a session or group leader either, so
+    # its own os.setsid() or os.setpgrp() works the same warm
     _libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     if os.getppid() == 1:
         os._exit(137)
-    for i, fd in enumerate(fds):
+    if len(fds) > 3:
+        # the run's memory cgroup (codelog opened its cgroup.procs): everything this run
+        # allocates from here on, and every process it starts, is charged there
+        os.write(fds[3], b"0")
+    for i, fd in enumerate(fds[:3]):
         os.dup2(fd, i)
     os.closerange(3, 1 << 16)
     _libc.prctl(4, 1, 0, 0, 0)  # dumpable again, as after an exec; the zygote stays not
@@ -244,24 +285,29 @@ def _serve():
     n = 0
     while True:
         # a request starts with "R"; a "k" here is a kill request that crossed its run's report
-        mark, fds = _recv(1, 3)
+        mark, fds = _recv(1, 4)
         if mark != b"R":
             for fd in fds:
                 os.close(fd)
             continue
-        head, more = _recv(8, 3)
+        head, more = _recv(8, 4)
         fds += more
         (size,) = struct.unpack("<Q", head)
-        body, more = _recv(size, 3)
+        body, more = _recv(size, 4)
         fds += more
         req = json.loads(body)
         n += 1
-        rundir = os.path.join(_BOX, "run-%d" % n)
-        os.mkdir(rundir, 0o700)
-        for name, data in req["files"].items():
+        rundir = _RUN
+        files = req.pop("files")
+        for name in list(files):
             with open(os.path.join(rundir, name), "wb") as f:
-                f.write(binascii.a2b_base64(data))
+                f.write(binascii.a2b_base64(files.pop(name)))
             os.chmod(os.path.join(rundir, name), 0o444)
+        # a forked child's peak RSS starts at this process's resident set: a large request
+        # (a 40 MB completion) is let go before the fork, not charged to the run
+        del body, files
+        if size > (1 << 20):
+            _libc.malloc_trim(0)  # and its freed pages back to the kernel
         # codelog's own scripts (the bootstrap, the harness's two), compiled once here; the
         # program's source is compiled in the child, by the script
         code = _compiled.get(req["script"])
@@ -274,11 +320,14 @@ def _serve():
                 _compiled[req["script"]] = code
         sys.stdout.flush()
         sys.stderr.flush()
+        _used[:] = [0, 0]
         pid = os.fork()
         if pid == 0:
             _child(req, code, fds, rundir)
         for fd in fds:
             os.close(fd)
+        # the wall clock starts now: the request's transfer is not the program's time
+        _ctl.sendall(b'{"started": true}\n')
         pidfd = os.pidfd_open(pid)
         killed = False
         while True:
@@ -291,12 +340,12 @@ def _serve():
             os.kill(pid, signal.SIGKILL)  # the rest once it is reaped: _sweep below
         os.close(pidfd)
         _, status, ru = os.wait4(pid, 0)
+        _add(ru)
         left = _sweep()
         for path in _SCRATCH:
             _empty(path)
         _sysv()
-        cpu = int((ru.ru_utime + ru.ru_stime) * 1000)
-        report = {"status": status, "cpu_ms": cpu, "rss_kb": ru.ru_maxrss, "killed": killed,
+        report = {"status": status, "cpu_ms": _used[0], "rss_kb": _used[1], "killed": killed,
                   "left": left}
         _ctl.sendall(json.dumps(report).encode() + b"\n")
 
@@ -312,6 +361,8 @@ _serve()
 
 _START_S = 20.0  # a zygote that is not ready by then is not used (the box is torn down)
 _KILL_GRACE_S = 2.0  # after a kill request: the zygote's report, or the box goes
+_STARTED = b'{"started": true}\n'
+_TRANSFER_S = 60.0  # a request's files to the zygote, and its fork: past it, the box goes
 
 
 @dataclass(frozen=True)
@@ -336,7 +387,11 @@ class Box:
         os.chmod(self.dir, 0o700)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.ctl = ours
-        wrapper = sandbox._bwrap_argv(mode.prefix[0], self.dir, key.readable, [], key.disk_bytes)
+        # a fresh session keyring for the box (none of the judge's keys reach it), then bwrap
+        wrapper = [sandbox.exec_helper(), "-k", "--"]
+        wrapper += sandbox._bwrap_argv(
+            mode.prefix[0], self.dir, key.readable, [], key.disk_bytes, run_subdir="run"
+        )
         # the zygote's stack is unlimited (the legacy layout leaves the stack room to grow);
         # each child sets its run's stack limit
         wrapper += [sandbox._tool("prlimit"), "--stack=unlimited", "--core=0", "--"]
@@ -365,6 +420,9 @@ class Box:
             theirs.close()
         self.busy = False
         self._buf = b""
+        # one memory cgroup for the box's runs, reset before each: the zygote is not in it,
+        # each run's forked child joins it (sandbox.accounting); None where there is none
+        self.cgroup = sandbox.accounting.run_cgroup(1 << 20)
         line = self.read_line(time.monotonic() + _START_S)
         if line != b'{"ready": true}':
             err = b""
@@ -395,6 +453,23 @@ class Box:
         line, _, self._buf = self._buf.partition(b"\n")
         return line
 
+    def read_started(self, deadline: float) -> bool:
+        """The zygote's word that it has forked the run: exactly that line, and not a byte
+        more (its report may follow at once, and is read when the socket is readable)."""
+        want = _STARTED
+        while self._buf == b"" and want:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([self.ctl], [], [], remaining)[0]:
+                return False
+            try:
+                chunk = self.ctl.recv(len(want))
+            except OSError:
+                return False
+            if not chunk or not want.startswith(chunk):
+                return False
+            want = want[len(chunk) :]
+        return not want
+
     def send(self, request: dict, fds: Sequence[int]) -> bool:
         body = json.dumps(request).encode("utf-8", "surrogatepass")
         try:
@@ -414,6 +489,8 @@ class Box:
             self.ctl.close()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
+        if getattr(self, "cgroup", None) is not None:
+            self.cgroup.close()
         if self.uid is not None:
             sandbox.kill_uid(self.uid)
         with contextlib.suppress(ChildProcessError, OSError, subprocess.TimeoutExpired):
@@ -632,6 +709,13 @@ def spawn(
         r, w = os.pipe()
         theirs.append(w)
         ours.append(os.fdopen(r, "rb"))
+    if box.cgroup is not None:
+        try:
+            box.cgroup.reset(limits.memory_kb)
+            theirs.append(box.cgroup.procs_fd())
+        except OSError:  # a cgroup that cannot be reset is not used again
+            box.cgroup.close()
+            box.cgroup = None
     box.busy = True
     try:
         sent = box.send(request, theirs)
@@ -639,6 +723,9 @@ def spawn(
         for fd in theirs:
             if fd != stdin:
                 os.close(fd)
+    # the run starts once the zygote has its files and has forked it: a large program's
+    # transfer is not charged to its wall clock
+    sent = sent and box.read_started(time.monotonic() + _TRANSFER_S)
     proc = Process(box, ours[0], ours[1], ours[2], time.monotonic())
     if not sent:
         proc._lose()
@@ -664,13 +751,13 @@ def run(
     if box is None:
         return None, why
     stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
-    start = time.monotonic()
     with tempfile.TemporaryFile() as stdin_file:
         stdin_file.write(stdin_bytes)
         stdin_file.seek(0)
         proc = spawn(box, argv, limits, files, stdin=stdin_file.fileno())
     if proc is None:
         return None, "the warm zygote is gone"
+    start = proc.started
     out_fd, err_fd = proc.stdout.fileno(), proc.stderr.fileno()  # type: ignore[attr-defined]
 
     gone = False
@@ -703,6 +790,7 @@ def run(
     if cpu_ms > limits.time_ms:
         timed_out = True
     status = int(report["status"])
+    memory_kb, hit = memory(box, int(report["rss_kb"]), limits)
     return (
         sandbox.Run(
             exit_code=None if killed else os.waitstatus_to_exitcode(status),
@@ -710,14 +798,20 @@ def run(
             stderr=output.data(err_fd),
             cpu_ms=cpu_ms,
             wall_ms=wall_ms,
-            memory_kb=int(report["rss_kb"]),
+            memory_kb=memory_kb,
             timed_out=timed_out,
             output_exceeded=output.exceeded and not timed_out,
             survivors=int(report["left"]),
             isolation=box.isolation,
+            memory_limit_hit=hit,
         ),
         "",
     )
+
+
+def memory(box: Box, rss_kb: int, limits: sandbox.Limits) -> tuple[int, bool]:
+    """(peak KB, memory limit hit) of the run just over in `box` (sandbox.accounting.peak)."""
+    return sandbox.accounting.peak(box.cgroup, rss_kb, limits.memory_kb)
 
 
 def release(box: Box) -> None:

@@ -1,0 +1,206 @@
+"""Memory of a whole run: a memory cgroup per run, where this machine lets codelog make one.
+
+A program's processes are all born in its run's cgroup (the exec helper, or a warm run's
+forked child, writes "0" to the cgroup.procs that codelog opened and passed it), so the
+cgroup's limit binds the program and everything it started together, orphans included: past
+it the kernel's OOM killer ends one of them, and the cgroup counts the kill. Without a writable
+cgroup (no cgroup v1 memory hierarchy, or not root) there is no whole-run memory limit: each
+process is held by RLIMIT_AS alone, the largest single peak is reported, and `available()`
+says why (docs/running-code.md).
+
+cgroup v1 only (`/sys/fs/cgroup/memory`, nested in codelog's own memory cgroup, so any limit
+on codelog still holds). A v2-only host (memory.peak, memory.events) is not handled yet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import os
+import threading
+from dataclasses import dataclass
+
+from codelog.execution.sandbox.host import kill_until_none
+
+_V1 = "/sys/fs/cgroup/memory"
+_PREFIX = "codelog-"
+# room on top of the program's limit for what the cgroup charges besides the program: the
+# exec helper, page tables, pipe buffers (RLIMIT_AS already holds each process to the limit)
+SLACK_KB = 8 << 10
+
+_lock = threading.Lock()
+_names = itertools.count()
+_parent: list[str] = []
+
+
+@functools.lru_cache(maxsize=1)
+def _own_v1() -> str | None:
+    """This process's own v1 memory cgroup directory, or None without a v1 memory hierarchy."""
+    try:
+        with open("/proc/self/cgroup") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        if "memory" in controllers.split(","):
+            found = os.path.join(_V1, path.lstrip("/"))
+            return (
+                found if os.path.isfile(os.path.join(found, "memory.max_usage_in_bytes")) else None
+            )
+    return None
+
+
+def _process_dir() -> str | None:
+    """This process's cgroup directory for its runs (made once, removed at exit), or None."""
+    with _lock:
+        if _parent and os.path.isdir(_parent[0]):
+            return _parent[0]
+        own = _own_v1()
+        if own is None or os.geteuid() != 0:
+            return None
+        path = os.path.join(own, f"{_PREFIX}{os.getpid()}")
+        try:
+            os.makedirs(path, exist_ok=True)
+        except OSError:
+            return None
+        import atexit
+        from multiprocessing import util
+
+        atexit.register(_remove_tree, path)
+        # a multiprocessing worker leaves through os._exit, which skips atexit
+        util.Finalize(None, _remove_tree, (path,), exitpriority=10)
+        _parent[:] = [path]
+        return path
+
+
+def available() -> str:
+    """ "" where runs get a memory cgroup, else why not."""
+    if _own_v1() is None:
+        return "no cgroup v1 memory hierarchy here"
+    if os.geteuid() != 0:
+        return "memory cgroups need root"
+    if _process_dir() is None:
+        return "codelog's memory cgroup is not writable"
+    return ""
+
+
+@dataclass(frozen=True)
+class Usage:
+    peak_kb: int  # the most the run's processes held at once (anonymous, kernel, tmpfs files)
+    oom_kills: int  # processes the kernel killed at the run's limit
+
+
+class RunCgroup:
+    """One run's memory cgroup. `procs_fd()` gives the fd a run's first process writes "0" to;
+    `usage()` reads the figures; `reset()` readies it for another run (a warm box's);
+    `close()` kills what is left in it and removes it."""
+
+    def __init__(self, path: str, limit_kb: int):
+        self.path = path
+        os.mkdir(path)
+        try:
+            self._write("memory.limit_in_bytes", str((limit_kb + SLACK_KB) * 1024))
+        except OSError:
+            os.rmdir(path)
+            raise
+        self._kills = 0
+
+    def _write(self, name: str, value: str) -> None:
+        with open(os.path.join(self.path, name), "w") as f:
+            f.write(value)
+
+    def _read(self, name: str) -> str:
+        with open(os.path.join(self.path, name)) as f:
+            return f.read()
+
+    def procs_fd(self) -> int:
+        """A new write-only fd to the cgroup's cgroup.procs (the caller closes it)."""
+        return os.open(os.path.join(self.path, "cgroup.procs"), os.O_WRONLY | os.O_CLOEXEC)
+
+    def _oom_kills(self) -> int:
+        for line in self._read("memory.oom_control").splitlines():
+            name, _, value = line.partition(" ")
+            if name == "oom_kill":
+                return int(value)
+        return 0
+
+    def usage(self) -> Usage:
+        peak = int(self._read("memory.max_usage_in_bytes")) // 1024
+        return Usage(peak, self._oom_kills() - self._kills)
+
+    def kill(self) -> int:
+        """SIGKILL every process in the cgroup until it is empty; how many."""
+        return kill_until_none(lambda: [int(p) for p in self._read("cgroup.procs").split()])
+
+    def reset(self, limit_kb: int) -> None:
+        """For the next run: the peak back to what is held now, the kills counted so far."""
+        self._write("memory.limit_in_bytes", str((limit_kb + SLACK_KB) * 1024))
+        self._write("memory.max_usage_in_bytes", "0")
+        self._kills = self._oom_kills()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.kill()
+            self._write("memory.force_empty", "0")  # uncharge cached pages: no lingering memcg
+        with contextlib.suppress(OSError):
+            os.rmdir(self.path)
+
+
+def peak(cgroup: RunCgroup | None, rss_kb: int, limit_kb: int) -> tuple[int, bool]:
+    """(peak KB, memory limit hit) of a run that is over. The peak is the largest of its
+    processes' (`rss_kb`, wait4's: comparable with a judge's figure), and the cgroup's where
+    the cgroup's OOM killer ended one of them: the limit was hit then, or when the peak is over
+    `limit_kb`. The cgroup's peak alone is not the figure: it also counts page cache the run
+    read in (an interpreter's files, evicted under pressure), which the kernel reclaims before
+    it kills anything."""
+    oom = False
+    if cgroup is not None:
+        with contextlib.suppress(OSError, ValueError):
+            whole = cgroup.usage()
+            if whole.oom_kills > 0:
+                oom = True
+                rss_kb = max(rss_kb, whole.peak_kb)
+    return rss_kb, oom or rss_kb > limit_kb
+
+
+def run_cgroup(limit_kb: int) -> RunCgroup | None:
+    """A fresh memory cgroup for one run, limited to `limit_kb` (plus SLACK_KB), or None where
+    this machine gives none (`available()` says why)."""
+    parent = _process_dir()
+    if parent is None:
+        return None
+    try:
+        return RunCgroup(os.path.join(parent, f"run-{next(_names)}"), limit_kb)
+    except OSError:
+        return None
+
+
+def _remove_tree(path: str) -> None:
+    """Remove a process's cgroup directory: its run cgroups first (each emptied)."""
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(path):
+            if entry.is_dir(follow_symlinks=False):
+                group = RunCgroup.__new__(RunCgroup)
+                group.path = entry.path
+                group.close()
+    with contextlib.suppress(OSError):
+        os.rmdir(path)
+
+
+def sweep_stale() -> int:
+    """Remove the cgroup directories of codelog processes that are gone; how many."""
+    own = _own_v1()
+    if own is None or os.geteuid() != 0:
+        return 0
+    from codelog.files import process_exists
+
+    removed = 0
+    with contextlib.suppress(OSError), os.scandir(own) as entries:
+        for entry in entries:
+            pid = entry.name.removeprefix(_PREFIX)
+            if entry.name.startswith(_PREFIX) and pid.isdigit() and not process_exists(int(pid)):
+                _remove_tree(entry.path)
+                removed += 1
+    return removed
