@@ -1,8 +1,8 @@
 """The package's imports follow the data flow: no circles, and no stage imports a later one.
 
 Every `import` in codelog/ counts, those inside functions too: a lazy import is still a
-dependency. Order of the flow (DESIGN.md): leaves < execution < ingest < stage < group < kinds <
-publish < dataset < training < evaluation < the entry points (builder, cli, the API in __init__).
+dependency. Order of the flow (DESIGN.md): leaves < execution < ingest < stage < contamination <
+group < kinds < publish < dataset < training < evaluation < the entry points (builder, cli, the API in __init__).
 execution/ is a leaf package: it imports the leaves and itself, nothing else.
 """
 
@@ -35,6 +35,7 @@ FLOW = [
     "execution",
     "ingest",
     "stage",
+    "contamination",
     "group",
     "kinds",
     "publish",
