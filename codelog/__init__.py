@@ -301,7 +301,9 @@ def judge(
             directory, whose own solutions are re-judged (a label audit: `report.audit`).
         out: the CI export to write (.jsonl, .csv or .parquet); replaced only if codelog wrote
             it, or with `force`; never an input.
-        tests: where the tests come from: codenet, codenet:DIR, humaneval or a problems
+        tests: where the tests come from: a benchmark of codelog.benchmarks (humaneval,
+            mbpp[:PATH], apps[:PATH], codecontests[:PATH], livecodebench[:PATH]; every split
+            of MBPP, the default split of the others), codenet, codenet:DIR or a problems
             .jsonl (default for a dataset: its own problems' sample I/O).
         options: the sandbox (`codelog.execution.judge.JudgeOptions`: isolation, python,
             time_scale). workers: judging processes (default: all cores).
@@ -317,11 +319,18 @@ def judge(
     `codelog.execution.judge.result_from_record`), not in the report: the run streams, so its
     memory does not grow with the number of programs.
     """
+    from codelog import benchmarks
     from codelog.execution.judge import DEFAULT_OPTIONS
     from codelog.execution.judge_run import run_judge
     from codelog.executors import LOCAL
     from codelog.files import local_path
 
+    resolved = None
+    if tests is not None and benchmarks.is_benchmark(tests) and not tests.startswith("codenet"):
+        bench, where = benchmarks.parse(tests)
+        split = "all" if "all" in bench.splits else None  # samples may be of any MBPP task
+        suite = benchmarks.load(tests, split)
+        resolved = (suite.problems, [where.path] if where.path is not None else [])
     return run_judge(
         local_path(source, "source"),
         local_path(out, "out"),
@@ -334,6 +343,7 @@ def judge(
         limit=limit,
         force=force,
         executor=executor or LOCAL,
+        benchmark=resolved,
     )
 
 

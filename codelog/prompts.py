@@ -186,3 +186,63 @@ def render_repair_prompt(
         ]
     parts += ["", instruction.replace("{language}", language)]
     return "\n".join(parts)
+
+
+# --- benchmark prompts (codelog.benchmarks renders through these) -------------------------------
+
+# MBPP as its paper asks (Austin et al. 2021, without the few-shot examples): the task, then the
+# asserts, so the function's name and signature are known.
+MBPP_PROMPT = (
+    "You are an expert Python programmer, and here is your task: {text} "
+    "Your code should pass these tests:\n\n{tests}\n"
+)
+
+
+def mbpp_prompt(text: str, tests: Sequence[str]) -> str:
+    """MBPP's prompt: the task text and its test asserts, one per line."""
+    return MBPP_PROMPT.format(text=text.strip(), tests="\n".join(t.strip() for t in tests))
+
+
+def apps_prompt(question: str, starter_code: str, call_based: bool) -> str:
+    """APPS's prompt as its own generation script writes it (Hendrycks et al. 2021)."""
+    fmt = "\nUse Call-Based format" if call_based else "\nUse Standard Input format"
+    starter = f"{starter_code}\n" if starter_code else ""
+    return f"\nQUESTION:\n{question}\n{starter}{fmt}\nANSWER:\n"
+
+
+_LCB_SYSTEM = (
+    "You are an expert Python programmer. You will be given a question (problem "
+    "specification) and will generate a correct Python program that matches the "
+    "specification and passes all tests. You will NOT return anything except for the program."
+)
+
+
+def lcb_prompt(question: str, starter_code: str) -> str:
+    """LiveCodeBench's code-generation prompt (its `lm_styles` generic form): the question,
+    then the format (starter code for a functional problem, stdin/stdout otherwise)."""
+    if starter_code:
+        fmt = (
+            "### Format: You will use the following starter code to write the solution to the "
+            f"problem and enclose your code within delimiters.\n```python\n{starter_code}\n```"
+        )
+    else:
+        fmt = (
+            "### Format: Read the inputs from stdin solve the problem and write the answer to "
+            "stdout (do not directly test on the sample inputs). Enclose your code within "
+            "delimiters as follows. Ensure that when the python program runs, it reads the "
+            "inputs, runs the algorithm and writes output to STDOUT.\n```python\n"
+            "# YOUR CODE HERE\n```"
+        )
+    return (
+        f"{_LCB_SYSTEM}\n\n### Question:\n{question.strip()}\n\n{fmt}\n\n"
+        "### Answer: (use the provided format with backticks)\n\n"
+    )
+
+
+def contest_prompt(statement: str) -> str:
+    """A contest problem (CodeContests) asked for a Python 3 program on stdin/stdout."""
+    return (
+        "Solve the following competitive programming problem in Python 3. The program reads "
+        "standard input and writes standard output.\n\n"
+        f"{statement.strip()}\n\nAnswer with the program in a ```python block.\n"
+    )

@@ -29,9 +29,10 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 )
 @click.option(
     "--tests",
-    help="Where the tests come from: codenet (the bundled sample), codenet:DIR (a CodeNet "
-    "tree or a built dataset), humaneval, or a problems .jsonl. Default for a dataset: its "
-    "own problems' sample I/O.",
+    help="Where the tests come from: a benchmark (humaneval, mbpp[:PATH], apps[:PATH], "
+    "codecontests[:PATH], livecodebench[:PATH]: docs/benchmarks.md), codenet (the bundled "
+    "sample), codenet:DIR (a CodeNet tree or a built dataset), or a problems .jsonl. Default "
+    "for a dataset: its own problems' sample I/O.",
 )
 @click.option(
     "--problems-out",
@@ -129,7 +130,9 @@ def judge(
 @click.option(
     "--benchmark",
     required=True,
-    help="humaneval, codenet, codenet:DIR (a CodeNet tree or a built dataset) or a problems .jsonl.",
+    help="A benchmark: NAME (the Hub, or the bundled copy) or NAME:PATH (a local copy in its "
+    "published form): humaneval, mbpp, apps, codecontests, livecodebench (docs/benchmarks.md); "
+    "codenet, codenet:DIR (a CodeNet tree or a built dataset); or a problems .jsonl.",
 )
 @click.option("--model", help="Model to sample from: a checkpoint directory or a hub name.")
 @click.option(
@@ -169,9 +172,28 @@ def judge(
 )
 @click.option(
     "--split",
-    type=click.Choice(["train", "test", "all"]),
-    help="A dataset benchmark (codenet:DIR of a built dataset): only this split's problems "
-    "(test: the held-out ones). Default: all of them.",
+    help="The benchmark's split (default: the one its scores are reported on, e.g. MBPP's "
+    "test, task_ids 11-510). A built dataset (codenet:DIR): train, test or all (default).",
+)
+@click.option("--after", metavar="DATE", help="Only problems of contests on or after DATE "
+              "(YYYY-MM-DD; livecodebench).")  # fmt: skip
+@click.option("--before", metavar="DATE", help="Only problems of contests before DATE.")
+@click.option(
+    "--test-sets",
+    help="CodeContests: the test sets a sample must pass, a comma list of public, private, "
+    "generated. Default: private,generated (as AlphaCode scored).",
+)
+@click.option("--challenge-tests", is_flag=True, help="MBPP: run challenge_test_list too.")
+@click.option(
+    "--per-test",
+    is_flag=True,
+    help="Run every test of every sample and report per-test pass rates. Default: a sample "
+    "stops at its first failing test (its verdict is the same).",
+)
+@click.option(
+    "--compare",
+    type=click.Path(path_type=Path, exists=True),
+    help="An earlier eval's directory: print and record this run's pass@k against it.",
 )
 @executor_option
 @force_option
@@ -193,11 +215,21 @@ def eval_command(
     workers: int | None,
     isolation: str,
     split: str | None,
+    after: str | None,
+    before: str | None,
+    test_sets: str | None,
+    challenge_tests: bool,
+    per_test: bool,
+    compare: Path | None,
     force: bool,
     executor: Any,
     cold: bool,
 ) -> None:
-    """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox."""
+    """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox.
+
+    Reports pass@k overall and per difficulty, and the verdicts of the failures; writes
+    samples.jsonl and summary.json. An interrupted run, re-run with the same arguments,
+    judges only the samples it had not judged yet."""
     from codelog.evaluation.pass_at_k import run_eval
     from codelog.progress import console as chatter
     from codelog.progress import show_progress
@@ -224,4 +256,24 @@ def eval_command(
         force=force,
         executor=executor,
         warm=not cold,
+        after=_date(after, "--after"),
+        before=_date(before, "--before"),
+        test_sets=[t.strip() for t in test_sets.split(",") if t.strip()] if test_sets else None,
+        challenge_tests=challenge_tests,
+        per_test=per_test,
+        compare=compare,
     )
+
+
+def _date(value: str | None, option: str) -> str | None:
+    """An ISO date (YYYY-MM-DD), checked at the edge."""
+    import datetime
+
+    if value is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a date (YYYY-MM-DD)", param_hint=option
+        ) from None

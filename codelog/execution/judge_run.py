@@ -421,9 +421,13 @@ def run_judge(
     limit: int | None = None,
     force: bool = False,
     executor: ExecutorSpec = LOCAL,
+    benchmark: tuple[Mapping[str, Problem], Sequence[Path]] | None = None,
 ) -> JudgeReport:
     """`codelog judge`: samples JSONL or a dataset directory -> CI rows in `out`, streamed
     (the module's docstring says how).
+
+    `benchmark`: the problems `tests` names and the files they were read from, when the
+    caller resolved a benchmark name (codelog.benchmarks: execution/ reads no benchmark).
 
     Every output follows codelog.files.check_output_file, checked before anything runs: never
     an input (the samples, the dataset, a problems file), never another output of this run,
@@ -439,7 +443,7 @@ def run_judge(
 
     source = Path(source)
     outputs = [("--out", Path(out)), ("--problems-out", problems_out), ("--details", details_out)]
-    inputs = [source, *problem_files(tests or "")]
+    inputs = [source, *(benchmark[1] if benchmark else problem_files(tests or ""))]
     for i, (option, path) in enumerate(outputs):
         if path is not None:
             check_output_file(
@@ -449,15 +453,15 @@ def run_judge(
         raise CodelogError(f"--limit {limit}: the number of programs to judge is 0 or more")
     if source.is_dir():
         programs = dataset_source(source, limit)
-        problems = load_problems(tests or f"codenet:{source}")
+        problems = dict(benchmark[0]) if benchmark else load_problems(tests or f"codenet:{source}")
     else:
         if tests is None:
             raise CodelogError(
-                "--tests is required with a samples file: humaneval, codenet, codenet:DIR or "
-                "a problems .jsonl"
+                "--tests is required with a samples file: a benchmark (humaneval, mbpp:PATH, "
+                "apps:PATH, ...), codenet, codenet:DIR or a problems .jsonl"
             )
         programs = samples_source(source, limit)
-        problems = load_problems(tests)
+        problems = dict(benchmark[0]) if benchmark else load_problems(tests)
     if not programs.count:
         raise InputError(source, "no programs to judge")
     header = {"source": str(source.resolve()), "tests": tests, **dataclasses.asdict(options)}

@@ -79,15 +79,19 @@ class Problem:
     code_prompt: str | None = None
     test_code: str | None = None
     entry_point: str | None = None
+    # runs after the program, in its process (MBPP's test_setup_code): inputs that need the
+    # program's own classes (a tree of its Node), which the checks then take by name
+    setup_code: str | None = None
 
     @property
     def kind(self) -> str:
         return "function" if self.test_code is not None else "stdio"
 
     def program(self, code: str) -> str:
-        """The source that runs for a stdio problem: the code itself. (A function problem's
-        code runs apart from its checks: codelog.execution.harness.)"""
-        return code
+        """The source that runs for a stdio problem: the code, after the problem's
+        `code_prompt` when it has one (APPS's import header). (A function problem's code runs
+        apart from its checks: codelog.execution.harness.)"""
+        return (self.code_prompt or "") + code
 
 
 # ---------------------------------------------------------------------------------- CodeNet

@@ -58,11 +58,18 @@ def test_eval_without_split_scores_every_problem(sample_dataset, completions, tm
     assert len(summary["per_problem"]) == 8 and "split" not in summary
 
 
-def test_split_is_refused_for_a_benchmark_without_splits(tmp_path):
+def test_split_is_refused_for_a_benchmark_without_it(tmp_path):
     samples = tmp_path / "s.jsonl"
     samples.write_text('{"task_id": "HumanEval/0", "completion": "    return 1\\n"}\n')
     result = CliRunner().invoke(
-        cli, ["eval", "--benchmark", "humaneval", "--samples", str(samples), "--split", "test"]
+        cli, ["eval", "--benchmark", "humaneval", "--samples", str(samples), "--split", "train"]
+    )
+    assert result.exit_code == 1
+    assert "humaneval has one split, test; not 'train' (--split)" in str(result.exception)
+    problems = tmp_path / "p.jsonl"
+    problems.write_text('{"problem_id": "a", "tests": [{"input": "", "output": "1"}]}\n')
+    result = CliRunner().invoke(
+        cli, ["eval", "--benchmark", str(problems), "--samples", str(samples), "--split", "test"]
     )
     assert result.exit_code == 1
     assert "--split is for a dataset benchmark" in str(result.exception)

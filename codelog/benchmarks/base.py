@@ -1,0 +1,141 @@
+"""What a benchmark is: a reader of its published source that yields problems with their
+tests, difficulty and prompt, and the references contamination/ indexes.
+
+A benchmark module defines one `Benchmark` (registered in codelog.benchmarks). Its source is
+`NAME:PATH`, a local copy in the benchmark's own published form, or a bare `NAME`: its rows on
+the Hugging Face Hub through `datasets` (cached by `datasets`; offline it fails at once with
+one line naming the `NAME:PATH` form).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codelog.errors import CodelogError, InputError
+from codelog.execution.testcases import Problem
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A benchmark problem as published: what the contamination index reads."""
+
+    benchmark: str  # registry name: "mbpp", "apps", "humaneval", ...
+    task_id: str  # the problem's id as the source spells it
+    statement: str  # the problem text as published (raw; contamination normalizes it)
+    solutions: tuple[str, ...]  # reference solutions shipped with the benchmark (may be empty)
+    language: str = "python"
+    url: str | None = None  # where the source says it came from (APPS/CodeContests/LCB give one)
+
+
+@dataclass(frozen=True)
+class Task:
+    """One benchmark problem ready to judge: the Problem execution/ runs, the prompt a model
+    is asked, and what results are grouped by."""
+
+    problem: Problem
+    prompt: str | None  # None: the recipe's [prompt] template over the statement (CodeNet)
+    difficulty: str | None = None
+    contest_date: str | None = None  # ISO date (LiveCodeBench), for --after / --before
+    # the completion is a whole program (a fenced block's content when the model wrote one);
+    # False: it continues the prompt's function (HumanEval) and is cut at its stop sequences
+    whole_program: bool = True
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A problem of the source that cannot be judged (no tests), with the reason: counted in
+    the run's summary, never silently dropped."""
+
+    task_id: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a benchmark's rows come from: a local path, or the Hub (path None)."""
+
+    name: str
+    path: Path | None
+
+    @property
+    def spec(self) -> str:
+        return self.name if self.path is None else f"{self.name}:{self.path}"
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A registered benchmark: its readers and its rules (one module each)."""
+
+    name: str
+    description: str  # source, one line
+    default_split: str
+    splits: tuple[str, ...]
+    judging: str  # the judging rules, one line (docs/benchmarks.md has the long form)
+    tasks: Callable[[Source, str, Mapping[str, Any]], Iterator[Task | Skip]]
+    references: Callable[[Source, str], Iterator[Reference]]
+    hub_id: str | None = None  # the Hub dataset a bare NAME loads
+
+
+def hub_rows(
+    name: str, hub_id: str, split: str, config: str | None = None, **options: Any
+) -> Iterator[dict[str, Any]]:
+    """The rows of a Hub dataset's split through `datasets` (cached there). Offline or
+    unreachable: one line naming the local form."""
+    try:
+        import datasets
+    except ImportError:
+        raise CodelogError(
+            f"--benchmark {name} loads {hub_id} from the Hugging Face Hub, which needs the "
+            f"datasets package; or give a local copy: --benchmark {name}:PATH"
+        ) from None
+    try:
+        data = datasets.load_dataset(hub_id, config, split=split, **options)
+    except Exception as exc:  # datasets raises many kinds (ConnectionError, OfflineModeIsEnabled)
+        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
+        raise CodelogError(
+            f"--benchmark {name}: cannot load {hub_id} ({split}) from the Hugging Face Hub "
+            f"({reason}); give a local copy in its published form: --benchmark {name}:PATH"
+        ) from None
+    yield from data
+
+
+def json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line or index, row) of a JSONL file, or of a JSON file holding a list of rows."""
+    if path.suffix == ".json":
+        try:
+            rows = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(path, f"unreadable JSON: {exc}") from None
+        if not isinstance(rows, list):
+            raise InputError(path, "a JSON benchmark file holds a list of rows")
+        for i, row in enumerate(rows):
+            if not isinstance(row, dict):
+                raise InputError(path, f"row {i} is not an object")
+            yield i, row
+        return
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+
+        for i, row in enumerate(pq.read_table(path).to_pylist()):
+            yield i + 1, row
+        return
+    from codelog.files import json_lines
+
+    for n, row in json_lines(path):
+        if not isinstance(row, dict):
+            raise InputError(path, "not a JSON object", line=n)
+        yield n, row
+
+
+def need(row: dict[str, Any], key: str, where: Path | str, line: int | None, kind: type) -> Any:
+    """`row[key]`, of type `kind`, or an error naming the place."""
+    value = row.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise InputError(
+            where, f"needs {key!r} ({kind.__name__}), found {type(value).__name__}", line=line
+        )
+    return value

@@ -1,0 +1,212 @@
+"""LiveCodeBench (Jain et al. 2024), `code_generation_lite`: problems from LeetCode, AtCoder
+and Codeforces contests, each with its contest date, so a model is scored only on problems
+published after its training data (`--after DATE` / `--before DATE`).
+
+Sources: `livecodebench:FILE` (the release's `test.jsonl` ... `test6.jsonl`) or a directory of
+them; a bare `livecodebench` loads `livecodebench/code_generation_lite`. Rows: `question_title,
+question_content, platform, question_id, contest_id, contest_date, starter_code, difficulty,
+public_test_cases, private_test_cases, metadata`. `private_test_cases` is base64, then zlib,
+then a pickle, then JSON (or plain JSON in older rows); the pickle is read by an unpickler that
+accepts plain data only (codelog.benchmarks.plain_pickle), so decoding never runs code.
+
+Judging, as LiveCodeBench's harness: every public and private test must pass. A functional
+(LeetCode) problem calls `Solution().<func_name>` with each test's arguments (one JSON value a
+line) and compares with the JSON output (a tuple as a list); a stdin problem compares output
+token by token. Both get an import header before the program, as LiveCodeBench's does, and 6 s
+per test. Results group by difficulty (easy, medium, hard).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from codelog.benchmarks import plain_pickle
+from codelog.benchmarks.base import (
+    Benchmark,
+    Reference,
+    Skip,
+    Source,
+    Task,
+    hub_rows,
+    json_rows,
+)
+from codelog.errors import CodelogError, InputError
+from codelog.execution.testcases import Problem, TestCase
+
+HUB_ID = "livecodebench/code_generation_lite"
+LCB_TIME_LIMIT_MS = 6000  # its harness's per-test timeout
+# The modules LiveCodeBench imports before a program (lcb_runner's import_string), as names a
+# program may use without importing them.
+HEADER = (
+    "from string import *\nfrom re import *\nfrom datetime import *\n"
+    "from collections import *\nfrom heapq import *\nfrom bisect import *\nfrom copy import *\n"
+    "from math import *\nfrom random import *\nfrom statistics import *\n"
+    "from itertools import *\nfrom functools import *\nfrom operator import *\nfrom io import *\n"
+    "from sys import *\nfrom json import *\nfrom builtins import *\nfrom typing import *\n"
+    "import string\nimport re\nimport datetime\nimport collections\nimport heapq\nimport bisect\n"
+    "import copy\nimport math\nimport random\nimport statistics\nimport itertools\n"
+    "import functools\nimport operator\nimport io\nimport sys\nimport json\n"
+    "sys.setrecursionlimit(50000)\n"
+)
+CALL_CHECK = """
+import json as _json
+
+TESTS = _json.loads({tests!r})
+
+
+def check(candidate):
+    for i, (lines, expected) in enumerate(TESTS):
+        args = [_json.loads(line) for line in lines.split("\\n")]
+        got = candidate(*args)
+        if isinstance(got, tuple):
+            got = list(got)
+        assert got == _json.loads(expected), "test %d" % (i + 1)
+"""
+
+
+def _cases(value: Any, where: str, line: int | None, column: str) -> list[dict[str, Any]]:
+    """A test-case column: JSON text, or LiveCodeBench's compressed pickle of it."""
+    if isinstance(value, list):
+        cases = value
+    elif isinstance(value, str):
+        if not value.strip():
+            return []
+        try:
+            cases = json.loads(value)
+        except ValueError:
+            try:
+                decoded = plain_pickle.decode_compressed(value)
+                cases = json.loads(decoded) if isinstance(decoded, str) else decoded
+            except (plain_pickle.NotPlainData, ValueError) as exc:
+                raise InputError(where, f"refused: {exc}", line=line, column=column) from None
+    else:
+        raise InputError(where, "needs a list of test cases", line=line, column=column)
+    if not isinstance(cases, list) or not all(
+        isinstance(c, dict) and isinstance(c.get("input"), str) and isinstance(c.get("output"), str)
+        for c in cases
+    ):
+        raise InputError(
+            where, "test cases are {input, output, testtype} objects", line=line, column=column
+        )
+    return cases
+
+
+def task(row: Mapping[str, Any], where: str, line: int | None) -> Task | Skip:
+    qid = row.get("question_id")
+    if qid in (None, ""):
+        raise InputError(where, "needs a question_id", line=line, column="question_id")
+    qid = str(qid)
+    content = row.get("question_content")
+    if not isinstance(content, str):
+        raise InputError(where, "needs question_content", line=line, column="question_content")
+    cases = _cases(row.get("public_test_cases"), where, line, "public_test_cases")
+    cases += _cases(row.get("private_test_cases"), where, line, "private_test_cases")
+    if not cases:
+        return Skip(qid, "no test cases")
+    metadata = row.get("metadata") or {}
+    if isinstance(metadata, str):
+        try:
+            metadata = json.loads(metadata) if metadata.strip() else {}
+        except ValueError:
+            raise InputError(where, "metadata is not JSON", line=line, column="metadata") from None
+    starter = row.get("starter_code") or ""
+    func = metadata.get("func_name") if isinstance(metadata, dict) else None
+    functional = any(c.get("testtype") == "functional" for c in cases) or bool(func)
+    if functional:
+        if not func:
+            raise InputError(where, "a functional problem needs metadata.func_name", line=line)
+        entry = f"Solution.{func}" if "class Solution" in starter else str(func)
+        tests = json.dumps([[c["input"], c["output"]] for c in cases])
+        problem = Problem(
+            problem_id=qid,
+            tests=(TestCase(f"{len(cases)} calls"),),
+            time_limit_ms=LCB_TIME_LIMIT_MS,
+            statement=content,
+            name=row.get("question_title"),
+            code_prompt=HEADER,
+            test_code=CALL_CHECK.format(tests=tests),
+            entry_point=entry,
+        )
+    else:
+        problem = Problem(
+            problem_id=qid,
+            tests=tuple(
+                TestCase(f"test {i + 1}", c["input"], c["output"]) for i, c in enumerate(cases)
+            ),
+            time_limit_ms=LCB_TIME_LIMIT_MS,
+            statement=content,
+            name=row.get("question_title"),
+            code_prompt=HEADER,
+            origin="AtCoder",  # token by token, layout free
+        )
+    from codelog.prompts import lcb_prompt
+
+    date = row.get("contest_date")
+    return Task(
+        problem,
+        lcb_prompt(content, starter),
+        str(row.get("difficulty") or "") or None,
+        contest_date=str(date) if date else None,
+    )
+
+
+def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, Mapping[str, Any]]]:
+    if split != "test":
+        raise CodelogError(f"livecodebench has one split, test; not {split!r} (--split)")
+    if source.path is None:
+        for i, row in enumerate(hub_rows("livecodebench", HUB_ID, split)):
+            yield f"{HUB_ID} ({split})", i, row
+        return
+    path = source.path
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix == ".jsonl")
+        if not files:
+            raise InputError(path, "no .jsonl files of LiveCodeBench rows")
+    elif path.is_file():
+        files = [path]
+    else:
+        raise InputError(path, "no such file or directory")
+    for file in files:
+        for n, row in json_rows(Path(file)):
+            yield str(file), n, row
+
+
+def tasks(source: Source, split: str, options: Mapping[str, Any]) -> Iterator[Task | Skip]:
+    for where, line, row in rows(source, split):
+        yield task(row, where, line)
+
+
+def references(source: Source, split: str) -> Iterator[Reference]:
+    for _, _, row in rows(source, split):
+        platform, qid = str(row.get("platform") or ""), str(row.get("question_id"))
+        yield Reference(
+            "livecodebench",
+            qid,
+            str(row.get("question_content") or ""),
+            (),
+            url=_url(platform, qid, row),
+        )
+
+
+def _url(platform: str, qid: str, row: Mapping[str, Any]) -> str | None:
+    if platform == "atcoder" and "_" in qid:
+        return f"https://atcoder.jp/contests/{qid.rpartition('_')[0]}/tasks/{qid}"
+    if platform == "codeforces" and "_" in qid:
+        contest, _, index = qid.partition("_")
+        return f"https://codeforces.com/contest/{contest}/problem/{index}"
+    return None  # LeetCode's URLs are by slug, which the rows do not carry
+
+
+BENCHMARK = Benchmark(
+    name="livecodebench",
+    description="LiveCodeBench code_generation_lite: its test*.jsonl files, or the Hub",
+    default_split="test",
+    splits=("test",),
+    judging="every public + private test; functional calls or stdin tokens; 6 s per test",
+    tasks=tasks,
+    references=references,
+    hub_id=HUB_ID,
+)

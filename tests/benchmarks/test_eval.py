@@ -1,0 +1,155 @@
+"""`codelog eval --benchmark NAME:PATH`: pass@k overall and per difficulty, the failures' mix,
+stop at the first failing test unless per-test rates are asked for, compare with an earlier
+run, and resume after a kill with the bytes of an uninterrupted run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import codelog
+from codelog.execution.journal import journal_path
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks"
+MBPP = f"mbpp:{FIXTURES / 'mbpp' / 'mbpp-sample.jsonl'}"
+APPS = FIXTURES / "apps"
+CC = FIXTURES / "codecontests" / "code_contests-hub-rows.jsonl"
+
+
+def write_samples(path: Path, rows: list[tuple[object, str]]) -> Path:
+    with path.open("w") as f:
+        for task_id, code in rows:
+            f.write(json.dumps({"task_id": task_id, "completion": code}) + "\n")
+    return path
+
+
+def mbpp_canonical() -> list[tuple[object, str]]:
+    rows = [json.loads(line) for line in Path(MBPP[5:]).read_text().splitlines()]
+    return [(r["task_id"], r["code"]) for r in rows]
+
+
+def test_mbpp_canonical_code_scores_one_and_broken_completions_zero(tmp_path: Path) -> None:
+    good = write_samples(tmp_path / "good.jsonl", mbpp_canonical())
+    result = codelog.evaluate(MBPP, samples_file=good, split="all", out=tmp_path / "good")
+    assert result.overall == {"pass@1": 1.0} and result.samples == 10
+    broken = write_samples(
+        tmp_path / "broken.jsonl",
+        [
+            (2, "def similar(a, b):\n    return tuple(set(a) & set(b))\n"),
+            (2, "def similar_elements(a, b):\n    raise ValueError\n"),
+            (2, "import sys\nsys.exit(0)\ndef similar_elements(a, b):\n    return (3, 4)\n"),
+            (2, "import os\nos._exit(0)\n"),
+            (2, "def similar_elements(a, b)\n    return a\n"),
+        ],
+    )
+    result = codelog.evaluate(
+        MBPP, samples_file=broken, split="all", out=tmp_path / "broken", quiet=True
+    )
+    assert result.overall == {"pass@1": 0.0}
+    assert result.failures == {"Compile Error": 1, "Runtime Error": 4}
+    summary = json.loads((tmp_path / "broken" / "summary.json").read_text())
+    assert summary["failures"] == result.failures and summary["split"] == "all"
+
+
+def test_apps_reports_pass_at_k_per_difficulty(tmp_path: Path) -> None:
+    rows = []
+    for tid in ("0001", "2404"):
+        outputs = json.loads((APPS / "train" / tid / "gen_solutions.json").read_text())
+        rows += [(tid, o["code"]) for o in outputs]
+    samples = write_samples(tmp_path / "apps.jsonl", rows)
+    result = codelog.evaluate(
+        f"apps:{APPS}", samples_file=samples, split="train", ks="1,5", out=tmp_path / "o"
+    )
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    levels = summary["by_difficulty"]
+    assert set(levels) == {"interview", "introductory"}
+    assert levels["interview"]["pass@1"] == pytest.approx(14 / 20)
+    assert levels["introductory"]["pass@1"] == pytest.approx(18 / 19)
+    assert levels["interview"]["failures"] == {"Wrong Answer": 6}
+    assert summary["pass@1"] == pytest.approx((14 / 20 + 18 / 19) / 2)
+    assert summary["per_problem"]["2404"]["difficulty"] == "introductory"
+    assert result.by_difficulty == levels
+
+
+def test_a_sample_stops_at_its_first_failing_test_unless_per_test_rates_are_asked(
+    tmp_path: Path,
+) -> None:
+    row = json.loads(CC.read_text().splitlines()[0])  # 12_B: its wrong solution prints OK
+    samples = write_samples(
+        tmp_path / "s.jsonl", [(row["name"], row["incorrect_solutions"]["solution"][0])]
+    )
+    first = codelog.evaluate(f"codecontests:{CC}", samples_file=samples, out=tmp_path / "a")
+    every = codelog.evaluate(
+        f"codecontests:{CC}", samples_file=samples, out=tmp_path / "b", per_test=True
+    )
+    stopped = json.loads((tmp_path / "a" / "samples.jsonl").read_text())
+    ran = json.loads((tmp_path / "b" / "samples.jsonl").read_text())
+    assert stopped["status"] == ran["status"] == "Wrong Answer"
+    assert stopped["tests_run"] < stopped["tests_total"] == ran["tests_run"] == 18
+    assert first.test_pass_rate is None
+    assert 0 < every.test_pass_rate == ran["tests_passed"] / 18 < 1
+
+
+def test_compare_sets_a_run_against_an_earlier_one(tmp_path: Path) -> None:
+    canonical = mbpp_canonical()
+    half = [(t, c if i % 2 else "def nothing():\n    pass\n") for i, (t, c) in enumerate(canonical)]
+    base = write_samples(tmp_path / "base.jsonl", half)
+    trained = write_samples(tmp_path / "trained.jsonl", canonical)
+    codelog.evaluate(MBPP, samples_file=base, split="all", out=tmp_path / "base")
+    result = codelog.evaluate(
+        MBPP, samples_file=trained, split="all", out=tmp_path / "trained",
+        compare=tmp_path / "base",
+    )  # fmt: skip
+    assert result.comparison == {"all": {"pass@1": {"before": 0.5, "after": 1.0, "delta": 0.5}}}
+    summary = json.loads((tmp_path / "trained" / "summary.json").read_text())
+    assert summary["compared_with"] == result.comparison
+
+
+def test_eval_resumes_after_a_kill_and_writes_the_bytes_of_an_uninterrupted_run(
+    tmp_path: Path,
+) -> None:
+    samples = write_samples(tmp_path / "s.jsonl", mbpp_canonical() * 6)  # 60 samples
+    argv = [
+        sys.executable, "-m", "codelog.cli", "eval", "--benchmark", MBPP, "--split", "all",
+        "--samples", str(samples), "--workers", "1", "--quiet",
+    ]  # fmt: skip
+    whole = subprocess.run(
+        [*argv, "--out", str(tmp_path / "whole")], capture_output=True, timeout=300
+    )
+    assert whole.returncode == 0, whole.stderr
+    out = tmp_path / "killed"
+    journal = journal_path(out / "samples.jsonl")
+    proc = subprocess.Popen([*argv, "--out", str(out)], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if journal.is_file() and journal.read_text().count("\n") >= 12:
+            break
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    assert proc.returncode == -signal.SIGKILL
+    assert journal.is_file() and not (out / "summary.json").exists()
+    with journal.open("a") as f:
+        f.write('{"problem_id": "2", "ind')  # a line cut short by the kill
+    again = subprocess.run([*argv, "--out", str(out)], capture_output=True, timeout=300, text=True)
+    assert again.returncode == 0, again.stderr
+    assert "read back from the interrupted run" in again.stderr
+    assert not journal.exists()
+    for name in ("samples.jsonl", "summary.json"):
+        assert (out / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+
+
+def test_judge_tests_resolves_a_benchmark_name(tmp_path: Path) -> None:
+    samples = tmp_path / "s.jsonl"
+    with samples.open("w") as f:
+        for task_id, code in mbpp_canonical()[:3]:
+            f.write(json.dumps({"problem_id": str(task_id), "code": code}) + "\n")
+    report = codelog.judge(samples, tmp_path / "ci.jsonl", tests=MBPP, workers=1)
+    assert report.statuses == {"Accepted": 3}

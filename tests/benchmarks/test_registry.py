@@ -1,0 +1,70 @@
+"""The benchmarks registry: names, references as published, sources by NAME or NAME:PATH."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import codelog.benchmarks as benchmarks
+from codelog.errors import CodelogError
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks"
+MBPP = FIXTURES / "mbpp" / "mbpp-sample.jsonl"
+
+
+def test_registry_names_every_benchmark_module():
+    assert {"humaneval", "codenet", "mbpp"} <= set(benchmarks.names())
+
+
+def test_mbpp_references_are_the_published_rows():
+    refs = {r.task_id: r for r in benchmarks.references(f"mbpp:{MBPP}", "all")}
+    assert len(refs) == 10
+    two = refs["2"]
+    assert two.benchmark == "mbpp" and two.language == "python"
+    assert (
+        two.statement
+        == "Write a function to find the similar elements from the given two tuple lists."
+    )
+    assert two.solutions[0].startswith("def similar_elements(test_tup1, test_tup2):\r\n")
+
+
+def test_mbpp_split_is_a_task_id_range():
+    train = {r.task_id for r in benchmarks.references(f"mbpp:{MBPP}", "train")}
+    assert train == {"601", "653", "700", "902", "927"}
+    with pytest.raises(CodelogError, match="no problems in split 'test'"):
+        benchmarks.load(f"mbpp:{MBPP}")  # the default split, 11-510, is not in the sample
+
+
+def test_humaneval_references_carry_the_canonical_solution():
+    refs = list(benchmarks.references("humaneval"))
+    assert len(refs) == 164
+    assert refs[0].task_id == "HumanEval/0"
+    assert refs[0].solutions[0].startswith(refs[0].statement)
+
+
+def test_unknown_benchmark_names_the_known_ones():
+    with pytest.raises(CodelogError, match="one of humaneval, codenet, mbpp"):
+        benchmarks.parse("mbbp:x.jsonl")
+
+
+def test_hub_source_offline_fails_at_once_naming_the_local_form(tmp_path):
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HOME": str(tmp_path / "hf"),
+    }
+    code = "import codelog.benchmarks as b; list(b.references('mbpp'))"
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode != 0
+    assert time.monotonic() - start < 60
+    last = proc.stderr.strip().splitlines()[-1]
+    assert "--benchmark mbpp:PATH" in last and "google-research-datasets/mbpp" in last
