@@ -76,6 +76,7 @@ def build(
     memory: int | str | None = None,
     progress: bool = False,
     executor: ExecutorSpec | None = None,
+    decontaminate: Sequence[str] | None = None,
 ) -> BuildReport:
     """Build a deduplicated, grouped dataset from judged submissions; publish it atomically.
 
@@ -102,6 +103,8 @@ def build(
         progress: draw progress bars on stderr.
         executor: where the stage step (read, parse, hash) runs: None, the local pool of
             `workers`; `ExecutorSpec("ray", address)`, Ray tasks (docs/scale.md).
+        decontaminate: benchmarks (registry names or NAME:PATH) to check the problems against,
+            replacing the recipe's [decontaminate] benchmarks (docs/contamination.md).
 
     Returns:
         a BuildReport: `out`, the `manifest` (counts, recipe, files) and step `seconds`.
@@ -120,6 +123,15 @@ def build(
 
     if not isinstance(recipe, Recipe):
         recipe = load_recipe(local_path(recipe, "recipe") if recipe is not None else None)
+    if decontaminate is not None:
+        import dataclasses
+
+        recipe = dataclasses.replace(
+            recipe,
+            decontaminate=dataclasses.replace(
+                recipe.decontaminate, benchmarks=tuple(str(b) for b in decontaminate)
+            ),
+        )
     for value in inputs:
         local_path(value, "input")
     suffix = kinds.to_build(kind).out_suffix

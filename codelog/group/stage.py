@@ -10,6 +10,7 @@ file in the scratch directory, in seq order (`_fate_to_disk`). The repair kind a
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import duckdb
@@ -20,7 +21,7 @@ from codelog.group.engine import run_steps
 from codelog.group.grouping import classify_steps, placed_sql
 from codelog.group.normalize import register_recipe_tables
 from codelog.group.repairs import plan_sql, repairs_steps
-from codelog.group.split import SplitResult, assign_splits
+from codelog.group.split import SplitResult, assign_splits, force_test
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.sql import literal
@@ -35,8 +36,10 @@ def group_solutions(
     recipe = options.recipe
     _stage_view(con, options, stage_dir)
     steps = classify_steps("staged", recipe, options.seed)
-    run_steps(con, [*steps, ("placed", placed_sql("classified"))])
-    split = _split_table(con, scan, options, "classified")
+    run_steps(con, steps)
+    to_test = _decontaminate(con, scan, options)
+    run_steps(con, [("placed", placed_sql("classified"))])
+    split = _split_table(con, scan, options, "classified", to_test)
     # Not TEMP: the publisher's threads read it through cursors (connections of their own).
     con.execute(
         "CREATE TABLE fate AS SELECT c.*, CASE WHEN c.reason IS NULL THEN s.split END AS split "
@@ -72,6 +75,36 @@ def group_repairs(
     return split
 
 
+def _decontaminate(
+    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions
+) -> set[str]:
+    """The recipe's [decontaminate] step (codelog.group.decontaminate), before rows are placed:
+    under action "drop" a contaminated problem's kept rows become rejects (`contaminated`,
+    naming the benchmark and task of its best match); under "test" the problems to force into
+    the test split are returned. Off (nothing happens, no table is made) with no benchmarks."""
+    d = options.recipe.decontaminate
+    if not d.benchmarks:
+        return set()
+    from codelog.group.decontaminate import find_contamination
+
+    find_contamination(con, scan, d)
+    con.execute(
+        """CREATE OR REPLACE TABLE contaminated AS
+           SELECT problem_id, arg_min(benchmark || ' ' || task_id || ' (' || level || ', score '
+                  || round(score, 3) || ')', (-score, benchmark, task_id, level)) AS what
+           FROM contamination_matches GROUP BY problem_id"""
+    )
+    if d.action == "drop":
+        con.execute(
+            """UPDATE classified SET reason = 'contaminated',
+                   detail = 'benchmark problem: ' || c.what
+               FROM contaminated c
+               WHERE classified.problem_id = c.problem_id AND classified.reason IS NULL"""
+        )
+        return set()
+    return {row[0] for row in con.sql("SELECT problem_id FROM contaminated").fetchall()}
+
+
 def _fate_to_disk(con: duckdb.DuckDBPyConnection, scratch: Path) -> None:
     """Move `fate` out of memory into a Parquet file in `scratch`, in seq order, and leave a
     view of it in its place. The publisher streams the wide rows (their code) while it reads
@@ -90,10 +123,15 @@ def _stage_view(con: duckdb.DuckDBPyConnection, options: BuildOptions, stage_dir
 
 
 def _split_table(
-    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, table: str
+    con: duckdb.DuckDBPyConnection,
+    scan: SourceScan,
+    options: BuildOptions,
+    table: str,
+    to_test: Collection[str] = (),
 ) -> SplitResult:
     """Table `splits` (problem_id, split) for the problems `table` keeps a row of: the same
-    rule, and so the same split, in every kind (codelog.group.split)."""
+    rule, and so the same split, in every kind (codelog.group.split). `to_test`: problems
+    the [decontaminate] step moves to the test split, whatever their hash says."""
     kept = [
         row[0]
         for row in con.sql(
@@ -102,6 +140,8 @@ def _split_table(
     ]
     spec = options.recipe.split
     result = assign_splits(kept, scan.problem_clusters, spec.test_fraction, spec.seed)
+    if to_test:
+        result = force_test(result, to_test, scan.problem_clusters)
     rows = pa.table(
         {
             "problem_id": pa.array(list(result.splits), pa.string()),

@@ -191,6 +191,68 @@ def build_manifest(
             if split is not None
             else {}
         ),
+        **_decontamination(rows, options),
+    }
+
+
+def _decontamination(rows: Any, options: BuildOptions) -> dict[str, Any]:
+    """The [decontaminate] check (codelog.group.decontaminate), when the recipe asked for one:
+    the benchmarks with their digests, the rule, the action, the counts and every match. Absent
+    when off: train and export warn then (codelog.dataset.checks)."""
+    d = options.recipe.decontaminate
+    if not d.benchmarks:
+        return {}
+    benchmarks = [
+        {"spec": spec, "benchmark": name, "sha256": digest, "problems": n}
+        for spec, name, digest, n in rows(
+            "SELECT spec, benchmark, digest, problems FROM contamination_benchmarks"
+        )
+    ]
+    matches = [
+        dict(zip(("problem_id", "benchmark", "task_id", "score", "level", "span"), r, strict=True))
+        for r in rows(
+            "SELECT problem_id, benchmark, task_id, score, level, span FROM contamination_matches "
+            "ORDER BY problem_id, score DESC, benchmark, task_id, level"
+        )
+    ]
+    problems = sorted({m["problem_id"] for m in matches})
+    by_benchmark = dict(
+        rows(
+            "SELECT benchmark, count(DISTINCT problem_id) FROM contamination_matches "
+            "GROUP BY 1 ORDER BY 1"
+        )
+    )
+    if d.action == "drop":
+        affected = rows("SELECT count(*) FROM fate WHERE reason = 'contaminated'")[0][0]
+    else:
+        affected = rows(
+            "SELECT count(*) FROM fate WHERE reason IS NULL AND problem_id IN "
+            "(SELECT problem_id FROM contamination_matches)"
+        )[0][0]
+    train_left = rows(
+        "SELECT count(*) FROM fate WHERE reason IS NULL AND split = 'train' AND problem_id IN "
+        "(SELECT problem_id FROM contamination_matches)"
+    )[0][0]
+    return {
+        "decontamination": {
+            "benchmarks": benchmarks,
+            "rule": {
+                "ngram": d.ngram,
+                "threshold": d.threshold,
+                "max_df": d.max_df,
+                "min_shared": d.min_shared,
+                "solutions": d.solutions,
+            },
+            "action": d.action,
+            "counts": {
+                "problems": len(problems),
+                "problems_by_benchmark": by_benchmark,
+                # rows rejected as contaminated ("drop"), or kept in the test split ("test")
+                "rows": affected,
+                "train_rows_of_contaminated_problems": train_left,
+            },
+            "matches": matches,
+        }
     }
 
 
