@@ -396,6 +396,31 @@ def _lint_note(recipe: dict[str, Any]) -> str:
     return note
 
 
+def _decontamination_note(manifest: dict[str, Any]) -> str:
+    """The card's line on benchmark contamination (codelog.group.decontaminate)."""
+    d = manifest.get("decontamination")
+    if d is None:
+        return (
+            "Decontamination: not checked against any benchmark; a model trained here may be "
+            "scored on problems it trained on (`codelog build --decontaminate BENCH,...`)."
+        )
+    checked = ", ".join(
+        f"{b['spec']} ({b['problems']:,} problems, sha256 `{b['sha256'][:16]}…`)"
+        for b in d["benchmarks"]
+    )
+    moved = (
+        "moved to the test split"
+        if d["action"] == "test"
+        else "dropped (rejects with reason `contaminated`)"
+    )
+    return (
+        f"Decontamination: checked against {checked}; {d['counts']['problems']:,} problems "
+        f"matched (statement coverage >= {d['rule']['threshold']} of {d['rule']['ngram']}-grams"
+        f"{', or a reference solution by AST hash' if d['rule']['solutions'] else ''}) and were "
+        f"{moved}: {d['counts']['rows']:,} rows."
+    )
+
+
 def dataset_card(manifest: dict[str, Any]) -> str:
     counts = manifest["counts"]
     reasons = (
@@ -457,6 +482,8 @@ trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest
 {held_out}
 Column `split` (train/test) is on `solutions` and `problems`; column `dialect` (python2/python3)
 names the language version, and groups never mix dialects.
+
+{_decontamination_note(manifest)}
 
 Rows in: {counts["rows_in"]:,} = solutions + rejects. Input fingerprint `{manifest["input_fingerprint"][:16]}…`.
 

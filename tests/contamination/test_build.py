@@ -103,3 +103,23 @@ def test_the_manifest_records_benchmark_digest_and_rule(built):
 def test_off_by_default(sample_build):
     assert "decontamination" not in sample_build.manifest
     assert "decontaminate" not in sample_build.manifest["recipe"]
+
+
+def test_card_and_stats_show_the_check(built, sample_build):
+    from rich.console import Console
+
+    from codelog.dataset.stats import compute_stats, render_tables
+
+    _, report = built
+    card = (report.out / "README.md").read_text()
+    assert "Decontamination: checked against apps:" in card and "2 problems matched" in card
+    assert "moved to the test split" in card
+    stats = compute_stats(report.out)
+    assert stats.decontamination["counts"]["problems"] == 2
+    console = Console(record=True, width=200)
+    for part in render_tables(stats):
+        console.print(part)
+    assert "decontamination (action test" in console.export_text()
+    plain = compute_stats(sample_build.out)
+    assert plain.decontamination is None
+    assert "not checked against any benchmark" in (sample_build.out / "README.md").read_text()
