@@ -224,10 +224,14 @@ def export_command(
     (TRL), verl, or candidate lists for code verifiers (Aletheia-style: distinct pass rates,
     exactly one correct)."""
     import codelog
+    from codelog.dataset.decontamination import unchecked_warning
     from codelog.progress import say, warn
+    from codelog.publish.manifest import read_manifest
 
     if full_check:
         verify_whole(dataset_dir)
+    if message := unchecked_warning(read_manifest(dataset_dir), str(dataset_dir)):
+        warn(message)
     if kinds.drawn(fmt):  # verifier lists: a kind drawn from the dataset, not a row layout
         written = codelog.export_verifier_lists(
             dataset_dir,

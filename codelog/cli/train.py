@@ -173,6 +173,11 @@ def train(
 
     # not a dataset, or an option that cannot work: say so at once, before torch is imported
     manifest = read_manifest(dataset_dir)
+    from codelog.dataset.decontamination import unchecked_warning
+    from codelog.progress import warn
+
+    if message := unchecked_warning(manifest, str(dataset_dir), eval_benchmark):
+        warn(message)
     overrides = {k: v for k, v in options.items() if v is not None}
     explicit = load_recipe(recipe) if recipe else None
     built_with = manifest.get("recipe")
