@@ -65,3 +65,11 @@ def statement_text(raw: str) -> str:
 def statement_tokens(raw: str) -> list[str]:
     """The statement's tokens (see the module docstring): what n-grams are made of."""
     return TOKEN.findall(statement_text(raw))
+
+
+def statement_key(raw: str) -> str:
+    """The identity of a statement's normalized text: two ids whose statements share it are one
+    problem (they share a split, and dedup together; codelog.group.stage)."""
+    import hashlib
+
+    return hashlib.sha256(statement_text(raw).encode("utf-8", "surrogateescape")).hexdigest()

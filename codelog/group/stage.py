@@ -10,7 +10,7 @@ file in the scratch directory, in seq order (`_fate_to_disk`). The repair kind a
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import duckdb
@@ -21,7 +21,7 @@ from codelog.group.engine import run_steps
 from codelog.group.grouping import classify_steps, placed_sql
 from codelog.group.normalize import register_recipe_tables
 from codelog.group.repairs import plan_sql, repairs_steps
-from codelog.group.split import SplitResult, assign_splits, force_test
+from codelog.group.split import SplitResult, assign_splits, cluster_keys, force_test
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.sql import literal
@@ -35,11 +35,12 @@ def group_solutions(
     findings as columns of `fate`. EmptyResultError, with the reasons, when nothing is kept."""
     recipe = options.recipe
     _stage_view(con, options, stage_dir)
-    steps = classify_steps("staged", recipe, options.seed)
+    clusters = _problem_units(con, scan)
+    steps = classify_steps("staged", recipe, options.seed, "problem_units")
     run_steps(con, steps)
     to_test = _decontaminate(con, scan, options)
     run_steps(con, [("placed", placed_sql("classified"))])
-    split = _split_table(con, scan, options, "classified", to_test)
+    split = _split_table(con, scan, options, "classified", to_test, clusters)
     # Not TEMP: the publisher's threads read it through cursors (connections of their own).
     con.execute(
         "CREATE TABLE fate AS SELECT c.*, CASE WHEN c.reason IS NULL THEN s.split END AS split "
@@ -73,6 +74,38 @@ def group_repairs(
     con.execute(f"CREATE TABLE plan AS {plan_sql('attempts')}")
     _fate_to_disk(con, stage_dir / "scratch")
     return split
+
+
+def identical_statements(scan: SourceScan) -> list[tuple[str, ...]]:
+    """Problems of the scan whose statements are the same text once normalized
+    (codelog.contamination.normalize): one problem under several ids, in one source or across
+    sources."""
+    from codelog.contamination.normalize import statement_key
+
+    by_key: dict[str, list[str]] = {}
+    for row in scan.problems.select(["problem_id", "prompt"]).to_pylist():
+        if row["prompt"] and row["problem_id"]:
+            by_key.setdefault(statement_key(row["prompt"]), []).append(row["problem_id"])
+    return sorted(tuple(sorted(ids)) for ids in by_key.values() if len(ids) > 1)
+
+
+def _problem_units(con: duckdb.DuckDBPyConnection, scan: SourceScan) -> list[tuple[str, ...]]:
+    """Table `problem_units` (problem_id, unit): each problem of a cluster (CodeNet's identical
+    problems, and identical statements) with its cluster's smallest id. Returns the clusters."""
+    clusters = [*scan.problem_clusters, *identical_statements(scan)]
+    keys = cluster_keys(clusters)
+    con.register(
+        "unit_rows",
+        pa.table(
+            {
+                "problem_id": pa.array(list(keys), pa.string()),
+                "unit": pa.array(list(keys.values()), pa.string()),
+            }
+        ),
+    )
+    con.execute("CREATE OR REPLACE TABLE problem_units AS SELECT * FROM unit_rows")
+    con.unregister("unit_rows")
+    return clusters
 
 
 def _decontaminate(
@@ -128,6 +161,7 @@ def _split_table(
     options: BuildOptions,
     table: str,
     to_test: Collection[str] = (),
+    clusters: Sequence[Sequence[str]] | None = None,
 ) -> SplitResult:
     """Table `splits` (problem_id, split) for the problems `table` keeps a row of: the same
     rule, and so the same split, in every kind (codelog.group.split). `to_test`: problems
@@ -139,9 +173,11 @@ def _split_table(
         ).fetchall()
     ]
     spec = options.recipe.split
-    result = assign_splits(kept, scan.problem_clusters, spec.test_fraction, spec.seed)
+    if clusters is None:
+        clusters = scan.problem_clusters
+    result = assign_splits(kept, clusters, spec.test_fraction, spec.seed)
     if to_test:
-        result = force_test(result, to_test, scan.problem_clusters)
+        result = force_test(result, to_test, clusters)
     rows = pa.table(
         {
             "problem_id": pa.array(list(result.splits), pa.string()),
