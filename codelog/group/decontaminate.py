@@ -70,7 +70,7 @@ def find_contamination(
         for m in statement_matches(sources, refs, rule_of(d))
     ]
     if d.solutions:
-        rows += _solution_matches(con, scan, refs, staged)
+        rows += reference_hash_matches(con, scan, refs, staged)
     rows.sort(
         key=lambda r: (r["problem_id"], -r["score"], r["benchmark"], r["task_id"], r["level"])
     )
@@ -100,7 +100,7 @@ def find_contamination(
     con.unregister("contamination_summary")
 
 
-def _solution_matches(
+def reference_hash_matches(
     con: duckdb.DuckDBPyConnection, scan: SourceScan, refs: Sequence[Reference], staged: str
 ) -> list[dict]:
     """Problems with a staged row whose AST hash is a reference solution's: one join."""
