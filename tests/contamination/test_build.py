@@ -123,3 +123,25 @@ def test_card_and_stats_show_the_check(built, sample_build):
     plain = compute_stats(sample_build.out)
     assert plain.decontamination is None
     assert "not checked against any benchmark" in (sample_build.out / "README.md").read_text()
+
+
+def test_a_bad_decontaminate_section_fails_when_the_recipe_loads(tmp_path):
+    from codelog.errors import RecipeError
+
+    path = tmp_path / "r.toml"
+    path.write_text('[decontaminate]\nbenchmarks = ["apps"]\naction = "hide"\n')
+    with pytest.raises(RecipeError, match=r"\[decontaminate\] action must be 'test' or 'drop'"):
+        load_recipe(path)
+    path.write_text('[decontaminate]\nbenchmarks = "apps"\n')
+    with pytest.raises(RecipeError, match=r"\[decontaminate\] benchmarks must be a list"):
+        load_recipe(path)
+
+
+def test_an_unknown_benchmark_fails_before_the_build_reads_anything(tmp_path):
+    from codelog.errors import CodelogError
+
+    recipe = load_recipe()
+    d = dataclasses.replace(recipe.decontaminate, benchmarks=("nosuch",))
+    with pytest.raises(CodelogError, match="unknown benchmark 'nosuch'"):
+        build_sample(tmp_path / "ds", recipe=dataclasses.replace(recipe, decontaminate=d))
+    assert not (tmp_path / "ds").exists()
