@@ -486,12 +486,18 @@ def evaluate(benchmark: str, **options: Any) -> EvalResult:
     the sandbox (`codelog eval`).
 
     Args:
-        benchmark: humaneval, codenet, codenet:DIR (a CodeNet tree or a built dataset) or a
-            problems .jsonl.
+        benchmark: a registered benchmark, NAME (the Hub, or the bundled copy) or NAME:PATH
+            (a local copy in its published form): humaneval, mbpp, apps, codecontests,
+            livecodebench (docs/benchmarks.md); codenet, codenet:DIR (a CodeNet tree or a
+            built dataset); or a problems .jsonl.
         options: `codelog.evaluation.pass_at_k.run_eval`'s keywords, by name: model or
-            samples_file, n, ks ("1,10"), out, split, workers, executor, warm, ...
+            samples_file, n, ks ("1,10"), out, split, after / before (ISO dates), test_sets
+            (CodeContests), challenge_tests (MBPP), per_test, compare (an earlier run's
+            directory), workers, executor, warm, quiet, force, ...
 
-    Returns an EvalResult: pass@k per k, overall and per problem.
+    Returns an EvalResult: pass@k per k, overall, per difficulty and per problem; the
+    failures' verdict mix; the comparison with `compare`. The run's samples with their
+    verdicts are in `out`/samples.jsonl (streamed, not held in the result).
     """
     from codelog.evaluation.pass_at_k import run_eval
 

@@ -131,11 +131,21 @@ def json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         yield n, row
 
 
-def need(row: dict[str, Any], key: str, where: Path | str, line: int | None, kind: type) -> Any:
-    """`row[key]`, of type `kind`, or an error naming the place."""
-    value = row.get(key)
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise InputError(
-            where, f"needs {key!r} ({kind.__name__}), found {type(value).__name__}", line=line
-        )
-    return value
+def local_rows(
+    path: Path, suffixes: tuple[str, ...], what: str, prefer: str | None = None
+) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    """(file, line, row) of a local benchmark copy: one file, or every file of a directory
+    with one of `suffixes` (those whose name starts with `prefer`, a split's name, when there
+    are such), in name order."""
+    if path.is_dir():
+        found = sorted(p for p in path.iterdir() if p.suffix in suffixes)
+        files = [p for p in found if prefer and p.name.startswith(prefer)] or found
+        if not files:
+            raise InputError(path, f"no {' or '.join(suffixes)} files of {what} rows here")
+    elif path.is_file():
+        files = [path]
+    else:
+        raise InputError(path, "no such file or directory")
+    for file in files:
+        for n, row in json_rows(file):
+            yield str(file), n, row

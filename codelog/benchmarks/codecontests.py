@@ -19,7 +19,6 @@ dataset's difficulty name.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 from codelog.benchmarks.base import (
@@ -29,7 +28,7 @@ from codelog.benchmarks.base import (
     Source,
     Task,
     hub_rows,
-    json_rows,
+    local_rows,
 )
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import DEFAULT_MEMORY_LIMIT_KB, Problem, TestCase
@@ -135,22 +134,9 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, Mapping[
         for i, row in enumerate(hub_rows("codecontests", HUB_ID, split)):
             yield f"{HUB_ID} ({split})", i, row
         return
-    path = source.path
-    if path.is_dir():
-        files = sorted(
-            p
-            for p in path.iterdir()
-            if p.suffix in (".jsonl", ".json", ".parquet") and p.name.startswith(split)
-        ) or sorted(p for p in path.iterdir() if p.suffix in (".jsonl", ".json", ".parquet"))
-        if not files:
-            raise InputError(path, "no .jsonl, .json or .parquet files of CodeContests rows")
-    elif path.is_file():
-        files = [path]
-    else:
-        raise InputError(path, "no such file or directory")
-    for file in files:
-        for n, row in json_rows(Path(file)):
-            yield str(file), n, row
+    yield from local_rows(
+        source.path, (".jsonl", ".json", ".parquet"), "CodeContests", prefer=split
+    )
 
 
 def _test_sets(options: Mapping[str, Any]) -> tuple[str, ...]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from pathlib import Path
 from typing import Any
 
 from codelog.benchmarks import plain_pickle
@@ -31,7 +30,7 @@ from codelog.benchmarks.base import (
     Source,
     Task,
     hub_rows,
-    json_rows,
+    local_rows,
 )
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import Problem, TestCase
@@ -160,18 +159,7 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, Mapping[
         for i, row in enumerate(hub_rows("livecodebench", HUB_ID, split)):
             yield f"{HUB_ID} ({split})", i, row
         return
-    path = source.path
-    if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix == ".jsonl")
-        if not files:
-            raise InputError(path, "no .jsonl files of LiveCodeBench rows")
-    elif path.is_file():
-        files = [path]
-    else:
-        raise InputError(path, "no such file or directory")
-    for file in files:
-        for n, row in json_rows(Path(file)):
-            yield str(file), n, row
+    yield from local_rows(source.path, (".jsonl",), "LiveCodeBench")
 
 
 def tasks(source: Source, split: str, options: Mapping[str, Any]) -> Iterator[Task | Skip]:

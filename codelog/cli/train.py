@@ -103,7 +103,8 @@ from codelog.errors import CodelogError
 )
 @click.option(
     "--eval-benchmark",
-    help="pass@k problems: humaneval, codenet:DIR or FILE.jsonl. [the dataset's test split]",
+    help="pass@k problems: a benchmark (humaneval, mbpp:PATH, apps:PATH, ...: its default "
+    "split), codenet:DIR or FILE.jsonl. [the dataset's test split]",
 )
 @click.option("--eval-limit", type=int, help="pass@k on at most this many problems.")
 @click.option(

@@ -6,11 +6,17 @@ Trained on Code", eq. 1): with n samples of which c pass, pass@k = 1 - C(n-c, k)
 computed as a product for numerical stability; it is defined for k <= n only. The overall
 figure is the mean over problems.
 
-Prompts: a stdio problem (CodeNet, JSONL with tests) is asked as in training: its statement
-through the recipe's `[prompt] template` (`render_prompt`), then through the tokenizer's chat
-template when it has one (`codelog.training.data.encode_prompt`). A function problem (HumanEval,
-MBPP) gives the model its code prompt as it is, the way HumanEval is scored everywhere, and the
-completion is cut at the first line that starts a new top-level statement.
+Prompts: a registered benchmark's problem (MBPP, APPS, CodeContests, LiveCodeBench:
+codelog.benchmarks) is asked with the benchmark's own prompt (codelog.prompts), through the
+tokenizer's chat template when it has one, and the answer is a whole program (a fenced block's
+content when there is one). A stdio problem (CodeNet, JSONL with tests) is asked as in
+training: its statement through the recipe's `[prompt] template` (`render_prompt`), then the
+chat template (`codelog.training.data.encode_prompt`). HumanEval (and a JSONL function
+problem) gives the model its code prompt as it is, the way HumanEval is scored everywhere, and
+the completion is cut at the first line that starts a new top-level statement.
+
+`run_eval` streams, journals and resumes, and reports per difficulty (codelog.evaluation
+.results); `score_samples` judges samples held in memory (what a trainer calls).
 """
 
 from __future__ import annotations

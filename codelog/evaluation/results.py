@@ -51,7 +51,8 @@ class Tally:
     difficulty: Mapping[str, str | None] = field(default_factory=dict)  # problem -> level
     counts: dict[str, list[int]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     failures: dict[str, Counter] = field(default_factory=lambda: defaultdict(Counter))
-    test_rates: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # problem -> [sum of the samples' shares of tests passed, samples] (every test run)
+    test_rates: dict[str, list[float]] = field(default_factory=lambda: defaultdict(lambda: [0, 0]))
     skipped: Counter = field(default_factory=Counter)
     samples: int = 0
     isolation: str = ""
@@ -70,7 +71,9 @@ class Tally:
         if not record["passed"]:
             self.failures[self.level(pid)][record["status"]] += 1
         if record.get("tests_run") == record.get("tests_total") and record.get("tests_total"):
-            self.test_rates[pid].append(record["tests_passed"] / record["tests_total"])
+            rate = self.test_rates[pid]
+            rate[0] += record["tests_passed"] / record["tests_total"]
+            rate[1] += 1
 
     @property
     def graded(self) -> bool:
@@ -115,12 +118,12 @@ class Tally:
             total.update(mix)
         report["failures"] = dict(sorted(total.items()))
         if per_test:
-            rates = [r for pid in sorted(self.test_rates) for r in self.test_rates[pid]]
-            report["test_pass_rate"] = sum(rates) / len(rates) if rates else None
+            total = sum(self.test_rates[p][0] for p in sorted(self.test_rates))
+            count = sum(self.test_rates[p][1] for p in self.test_rates)
+            report["test_pass_rate"] = total / count if count else None
             for pid, row in per_problem.items():
-                mine = self.test_rates.get(pid)
-                if mine:
-                    row["test_pass_rate"] = sum(mine) / len(mine)
+                if pid in self.test_rates:
+                    row["test_pass_rate"] = self.test_rates[pid][0] / self.test_rates[pid][1]
         report["per_problem"] = per_problem
         return report
 

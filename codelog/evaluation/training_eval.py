@@ -22,13 +22,23 @@ import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codelog.errors import CodelogError
-from codelog.evaluation.pass_at_k import Sampling, generate_samples, parse_ks, score_samples
+from codelog.evaluation.pass_at_k import (
+    Sampling,
+    generate_samples,
+    parse_ks,
+    resolve_benchmark,
+    score_samples,
+)
 from codelog.execution.judge import DEFAULT_OPTIONS, JudgeOptions
-from codelog.execution.testcases import Problem, dataset_problems, load_problems
+from codelog.execution.testcases import Problem, dataset_problems
 from codelog.recipe import Recipe
 from codelog.training.evaluation import EvalContext
+
+if TYPE_CHECKING:
+    from codelog.benchmarks import Task
 
 NAME = "pass@k"  # the evaluator's name in metrics.jsonl
 
@@ -43,6 +53,7 @@ class PassAtK:
     template: str
     options: JudgeOptions = DEFAULT_OPTIONS
     workers: int | None = None
+    tasks: dict[str, Task] | None = None  # a benchmark's prompts (codelog.benchmarks)
 
     def __call__(self, ctx: EvalContext) -> dict[str, float]:
         import torch
@@ -54,7 +65,7 @@ class PassAtK:
         with torch.random.fork_rng(devices=devices):
             ordered = [self.problems[p] for p in sorted(self.problems)]
             samples = generate_samples(
-                ctx.model, ctx.tokenizer, ordered, self.sampling, self.template
+                ctx.model, ctx.tokenizer, ordered, self.sampling, self.template, tasks=self.tasks
             )
         result = score_samples(
             samples, self.problems, self.ks, options=self.options, workers=self.workers
@@ -104,13 +115,20 @@ def pass_at_k_evaluator(
     when there is nothing to evaluate."""
     if n < 1 or not ks or min(ks) < 1 or max(ks) > n:
         raise CodelogError(f"pass@k while training needs 1 <= k <= samples (-k {ks}, n {n})")
-    problems = load_problems(benchmark) if benchmark else heldout_problems(dataset)
+    tasks = None
+    if benchmark:
+        bench = resolve_benchmark(benchmark)
+        problems, tasks = bench.problems, bench.tasks
+    else:
+        problems = heldout_problems(dataset)
     if limit is not None:
         problems = {p: problems[p] for p in sorted(problems)[:limit]}
     manifest = json.loads((Path(dataset) / "manifest.json").read_text(encoding="utf-8"))
     template = Recipe.from_dict(manifest["recipe"]).prompt.template
     sampling = Sampling(n=n, temperature=temperature, max_new_tokens=max_new_tokens, seed=seed)
-    return PassAtK(problems, tuple(ks), sampling, template, workers=workers)
+    if tasks is not None:
+        tasks = {p: tasks[p] for p in problems}
+    return PassAtK(problems, tuple(ks), sampling, template, workers=workers, tasks=tasks)
 
 
 def training_evaluators(

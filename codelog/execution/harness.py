@@ -230,9 +230,9 @@ class CandidateRaised(Exception):
     pass
 
 
-def _call(name, args, kwargs):
-    verdicts.write(_json.dumps({"call": name, "args": _enc(list(args)), "kwargs": _enc(kwargs)}))
-    verdicts.write("\n")
+def _exchange(request):
+    """Send codelog a request for the candidate; its reply (a dict)."""
+    verdicts.write(_json.dumps(request) + "\n")
     verdicts.flush()
     line = replies.readline()
     if not line:
@@ -240,6 +240,11 @@ def _call(name, args, kwargs):
     reply = _json.loads(line)
     if "gone" in reply:
         raise CandidateGone()
+    return reply
+
+
+def _call(name, args, kwargs):
+    reply = _exchange({"call": name, "args": _enc(list(args)), "kwargs": _enc(kwargs)})
     if "raise" in reply:
         kind, message = reply["raise"]
         found = getattr(builtins, str(kind), None)
@@ -273,6 +278,10 @@ class _Handle:
     def __repr__(self):
         return "<a value of the candidate's, not data>"
 
+    def __bool__(self):
+        # its own __bool__ would decide in the candidate's box: no answer here
+        raise TypeError("a value of the candidate's that is not data has no truth value")
+
 
 _handles = {}
 
@@ -288,14 +297,7 @@ def _keep(x):
 
 
 def _get(name):
-    verdicts.write(_json.dumps({"get": name}) + "\n")
-    verdicts.flush()
-    line = replies.readline()
-    if not line:
-        raise CandidateGone()
-    reply = _json.loads(line)
-    if "gone" in reply:
-        raise CandidateGone()
+    reply = _exchange({"get": name})
     if "raise" in reply:
         raise CandidateRaised("%s: %s" % tuple(reply["raise"]))
     return _dec(reply["value"])

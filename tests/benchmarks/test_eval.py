@@ -153,3 +153,27 @@ def test_judge_tests_resolves_a_benchmark_name(tmp_path: Path) -> None:
             f.write(json.dumps({"problem_id": str(task_id), "code": code}) + "\n")
     report = codelog.judge(samples, tmp_path / "ci.jsonl", tests=MBPP, workers=1)
     assert report.statuses == {"Accepted": 3}
+
+
+def test_a_model_is_asked_the_benchmarks_own_prompt(sample_dataset: Path, tmp_path: Path) -> None:
+    from codelog.evaluation.pass_at_k import completion_program, prompt_text
+    from codelog.training.data import open_dataset
+    from codelog.training.models import build_tiny
+
+    tiny = build_tiny(open_dataset(sample_dataset), tmp_path / "tiny", 512, 0)
+    result = codelog.evaluate(
+        MBPP, model=str(tiny), split="all", limit=2, n=2, ks="1,2", max_new_tokens=8,
+        out=tmp_path / "o", quiet=True, workers=1,
+    )  # fmt: skip
+    assert result.samples == 4 and set(result.overall) == {"pass@1", "pass@2"}
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["model"] == str(tiny) and summary["split"] == "all"
+    import codelog.benchmarks as benchmarks
+
+    task = benchmarks.load(MBPP, "all").tasks["2"]
+    assert prompt_text(task.problem, "{statement}", task).startswith(
+        "You are an expert Python programmer, and here is your task: Write a function to find "
+        "the similar elements"
+    )
+    fenced = "Here it is:\n```python\ndef f():\n    return 1\n```\nDone."
+    assert completion_program(task.problem, fenced, task) == "def f():\n    return 1\n"

@@ -77,6 +77,20 @@ def test_an_always_equal_object_fails() -> None:
         assert judged(forged, problem) == "Wrong Answer"
 
 
+def test_an_object_of_the_programs_own_class_is_neither_true_nor_equal() -> None:
+    problem = mbpp_row(9004, "Primes.", ["assert is_prime(7)", "assert not is_prime(8)"])
+    assert judged("def is_prime(n):\n    return all(n % d for d in range(2, n))\n", problem) == (
+        "Accepted"
+    )
+    truthy = "class T:\n    def __bool__(self):\n        return True\n"
+    assert judged(truthy + "def is_prime(n):\n    return T()\n", problem) != "Accepted"
+    flips = (
+        "class F:\n    n = 0\n    def __bool__(self):\n        F.n += 1\n"
+        "        return F.n == 1\ndef is_prime(n):\n    return F()\n"
+    )
+    assert judged(flips, problem) != "Accepted"
+
+
 def test_a_solution_that_redefines_the_builtin_its_asserts_test_passes() -> None:
     problem = mbpp_row(
         9001, "Add two numbers.", ["assert sum(2, 3) == 5", "assert sum(len([1]), 1) == 2"]
