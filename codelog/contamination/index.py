@@ -155,12 +155,15 @@ def statement_matches(
         """
     ).fetchall()
     found = []
-    weighted = con.sql("SELECT gram FROM weights").fetchnumpy()["gram"] if rows else None
+    # the n-grams that weigh something, once (a set: each pair's span looks its n-grams up)
+    weighted = (
+        set(con.sql("SELECT gram FROM weights").fetchnumpy()["gram"].tolist()) if rows else set()
+    )
     for src, ref, score, n in rows:
         sid, doc = srcs[src]
         bench, task, ref_doc = refs[ref]
-        shared = np.intersect1d(np.intersect1d(doc.grams, ref_doc.grams), weighted)
-        span = _longest_span(ref_doc, set(shared.tolist()), rule.ngram, vocab.words)
+        shared = set(doc.grams.tolist()) & set(ref_doc.grams.tolist()) & weighted
+        span = _longest_span(ref_doc, shared, rule.ngram, vocab.words)
         found.append(StatementMatch(sid, bench, task, round(float(score), 4), int(n), span))
     found.sort(key=lambda m: (-m.score, m.source_id, m.benchmark, m.task_id))
     return found
