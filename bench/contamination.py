@@ -71,13 +71,13 @@ def synthetic_benchmark(source: list[tuple[str, str]], n: int) -> tuple[list[Ref
 def bench_statements(tarball: Path, problems: int) -> None:
     source = statements(tarball)
     refs, planted = synthetic_benchmark(source, problems)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     found = statement_matches(source, refs, StatementRule())
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     hit = {m.source_id for m in found if m.task_id.startswith("t") and int(m.task_id[1:]) % 40 == 0}
     print(
         f"statements: {len(source):,} CodeNet statements vs {len(refs):,} benchmark problems: "
-        f"{seconds:.1f} s wall ({len(found):,} matches; planted copies found: "
+        f"{seconds:.1f} s wall, {cpu:.1f} s CPU ({len(found):,} matches; planted copies found: "
         f"{len(hit & planted):,} of {len(planted):,}) [goal: seconds]"
     )
 
@@ -106,17 +106,21 @@ def bench_solutions(n: int) -> None:
     )
     refs = [Ref("synthetic", f"t{i}", "", (p,)) for i, p in enumerate(programs)]
     scan = SimpleNamespace(language="Python")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     found = reference_hash_matches(con, scan, refs, "staged")  # type: ignore[arg-type]
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(
         f"solutions: {n:,} staged AST hashes joined with {len(refs):,} reference solutions: "
-        f"{seconds:.2f} s wall, {len(found):,} (problem, task) matches (planted 1,000) "
+        f"{seconds:.2f} s wall, {cpu:.2f} s CPU, {len(found):,} (problem, task) matches "
+        "(planted 1,000) "
         "[goal: a join]"
     )
 
 
 def main() -> None:
+    import os
+
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tarball", type=Path)
     parser.add_argument("--problems", type=int, default=10_000)
