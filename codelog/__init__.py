@@ -16,7 +16,7 @@ raises a `codelog.errors.CodelogError` subclass for anything a user can act on, 
 deletes or overwrites what codelog did not create. Heavy imports happen inside the functions,
 so `import codelog` stays instant. `codelog.train` and `codelog.evaluate` train a model on a
 dataset and score one (or a file of completions) with pass@k, as `codelog train` and `codelog
-eval` do.
+eval` do; `codelog.experiment` runs both as the paper's table (`codelog experiment`).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from codelog.dataset.stats import Stats
     from codelog.dataset.verifier_lists import ListsReport
     from codelog.dataset.verify import VerifyReport
+    from codelog.evaluation.experiment import ExperimentResult
     from codelog.evaluation.pass_at_k import EvalResult
     from codelog.execution.judge import JudgeOptions
     from codelog.execution.judge_run import JudgeReport
@@ -49,6 +50,7 @@ __all__ = [
     "build",
     "check_contamination",
     "evaluate",
+    "experiment",
     "export",
     "export_verifier_lists",
     "judge",
@@ -395,6 +397,7 @@ def judge(
     memory does not grow with the number of programs.
     """
     from codelog import benchmarks
+    from codelog.dataset.open import check_dataset
     from codelog.execution.judge import DEFAULT_OPTIONS
     from codelog.execution.judge_run import run_judge
     from codelog.executors import LOCAL
@@ -406,8 +409,11 @@ def judge(
         split = "all" if "all" in bench.splits else None  # samples may be of any MBPP task
         suite = benchmarks.load(tests, split)
         resolved = (suite.problems, [where.path] if where.path is not None else [])
+    source = local_path(source, "source")
+    if source.is_dir() and (source / "manifest.json").is_file():
+        check_dataset(source)  # a tampered dataset is refused, as stats, sql and train do
     return run_judge(
-        local_path(source, "source"),
+        source,
         local_path(out, "out"),
         tests=tests,
         options=options or DEFAULT_OPTIONS,
@@ -503,3 +509,69 @@ def evaluate(benchmark: str, **options: Any) -> EvalResult:
 
     defaults = {"model": None, "samples_file": None, "n": 1, "ks": "1", "out": None}
     return run_eval(benchmark=benchmark, **(defaults | {"progress": False} | options))
+
+
+def experiment(
+    dataset: PathLike,
+    out: PathLike,
+    *,
+    algos: Sequence[str] | None = None,
+    model: str | None = None,
+    steps: int | None = None,
+    seed: int | None = None,
+    benchmarks: Sequence[str] | None = None,
+    n: int | None = None,
+    k: Sequence[int] | None = None,
+    temperature: float | None = None,
+    max_new_tokens: int | None = None,
+    limit: int | None = None,
+    recipe: PathLike | None = None,
+    workers: int | None = None,
+    progress: bool = False,
+    quiet: bool = True,
+) -> ExperimentResult:
+    """The paper's table: train each method, evaluate the base model and every checkpoint, and
+    write `out`/results.json, results.md and results.png (`codelog experiment`).
+
+    Args:
+        dataset: a solutions dataset built by `codelog build`.
+        out: the experiment directory: absent, empty or an experiment; a cell (a row) finished
+            there before is kept, one that never finished is continued.
+        algos: rows: "base" (the untrained model) and advantage estimators (sft, rloo, grpo,
+            exp). model, steps, seed: [train]'s, as `codelog train` takes them.
+        benchmarks: columns: "heldout" (the dataset's test split), humaneval, codenet:DIR or a
+            problems .jsonl. n: samples per problem; k: pass@k for these k (each <= n).
+        temperature, max_new_tokens: sampling. limit: problems per benchmark at most (the
+            first by id; 0 = all), for a quick look. recipe: a recipe TOML whose [experiment] and
+            [train] sections hold the defaults (default: the dataset's recipe).
+        workers: judging processes (default: all cores). progress: the training and sampling
+            bars. quiet: False prints a line per cell on stderr (its count, figures and an
+            ETA) and training's notes, as the command does.
+
+    Returns an ExperimentResult: `results` (what results.json holds: a row per method, pass@k
+    and its standard error per benchmark and difficulty), the cells `ran` and `kept`, `plot`.
+    """
+    from codelog.evaluation.experiment import plan_experiment, run_experiment
+    from codelog.files import local_path
+    from codelog.progress import say
+
+    plan = plan_experiment(
+        local_path(dataset, "dataset"),
+        local_path(out, "out"),
+        recipe=local_path(recipe, "recipe") if recipe is not None else None,
+        flags={
+            "algos": algos,
+            "model": model,
+            "steps": steps,
+            "seed": seed,
+            "benchmarks": benchmarks,
+            "n": n,
+            "k": k,
+            "temperature": temperature,
+            "max_new_tokens": max_new_tokens,
+            "limit": limit,
+        },
+    )
+    return run_experiment(
+        plan, progress=progress, quiet=quiet, say=None if quiet else say, workers=workers
+    )

@@ -89,6 +89,9 @@ class RowsWriter:
         self.format = input_format(self.out)
         self.out.parent.mkdir(parents=True, exist_ok=True)
         self._tmp = self.out.with_name(f".{self.out.name}.tmp")
+        # codelog's own temporary name: a link left there is removed, never written through
+        if self._tmp.is_symlink():
+            self._tmp.unlink()
         self._wrote = False
         self._parquet: Any = None
         self._csv: Any = None

@@ -233,6 +233,7 @@ class RayExecutor(Executor):
         self._ray = ray
         self._owned = False
         if not ray.is_initialized():
+            named = "--ray-address" if address else RAY_ADDRESS_ENV
             address = address or os.environ.get(RAY_ADDRESS_ENV) or None
             kwargs: dict[str, Any] = {
                 "logging_level": logging.ERROR,
@@ -242,6 +243,9 @@ class RayExecutor(Executor):
             if address is None:  # a new instance, never one found running on this machine
                 address = "local"
                 kwargs.update(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False)
+            else:
+                # ray.init retries an address that never answers for minutes
+                probe_gcs(address, named=named)
             try:
                 ray.init(address=address, **kwargs)
             except ConnectionError as exc:
@@ -283,6 +287,49 @@ class RayExecutor(Executor):
         if self._owned and self._ray.is_initialized():
             self._ray.shutdown()
             self._owned = False
+
+
+# What a gRPC server (Ray's GCS) answers first: its HTTP/2 SETTINGS frame, sent in reply to the
+# client's connection preface. A port that is closed, or open but silent, gets neither.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_SETTINGS_FRAME = 4
+GCS_PROBE_SECONDS = 5.0
+
+
+def probe_gcs(
+    address: str, *, named: str = "--ray-address", timeout: float = GCS_PROBE_SECONDS
+) -> None:
+    """CodelogError within about 2 x `timeout` seconds unless a gRPC server answers at
+    `address` (host:port, the GCS of a Ray cluster; `named`: where the address came from).
+    Other forms (ray://, auto) are Ray's to resolve and are not probed."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in address or not host:
+        return
+    where = f"{named} {address}" if named.startswith("-") else f"{named}={address}"
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout) as conn:
+            if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true"):
+                return  # a TLS cluster answers a handshake, not this preface: reached is enough
+            conn.settimeout(timeout)
+            conn.sendall(_HTTP2_PREFACE)
+            head = conn.recv(9)
+    except TimeoutError:
+        raise CodelogError(
+            f"{where}: no answer from a Ray cluster within {timeout:g}s (the port is silent or "
+            "unreachable); start one with `ray start --head` or check the address"
+        ) from None
+    except OSError as exc:
+        raise CodelogError(
+            f"{where}: no Ray cluster answers there ({exc.strerror or exc}); start one with "
+            "`ray start --head` or check the address"
+        ) from None
+    if len(head) < 4 or head[3] != _SETTINGS_FRAME:
+        raise CodelogError(
+            f"{where}: something answers there, but not a Ray cluster (no gRPC reply); check "
+            "the address (a cluster's GCS port, 6379 by default)"
+        )
 
 
 def open_executor(

@@ -302,7 +302,13 @@ def keep_foreign(
 
 @contextlib.contextmanager
 def exclusive_lock(
-    path: Path, what: str, *, wait: bool = False, on_wait: Callable[[str], Any] | None = None
+    path: Path,
+    what: str,
+    *,
+    wait: bool = False,
+    on_wait: Callable[[str], Any] | None = None,
+    activity: str = "build",
+    wait_option: str | None = "--wait",
 ) -> Iterator[None]:
     """Hold an exclusive flock on `path` (created if absent, left in place: removing a lock
     file races with the next process opening it) for the block. Held by another process:
@@ -321,9 +327,10 @@ def exclusive_lock(
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = _lock_holder(fd)
-            message = f"another build of {what} is running (pid {holder})"
+            message = f"another {activity} of {what} is running (pid {holder})"
             if not wait:
-                raise BusyError(f"{message}; wait for it, or pass --wait") from None
+                hint = f"wait for it, or pass {wait_option}" if wait_option else "wait for it"
+                raise BusyError(f"{message}; {hint}") from None
             if on_wait is not None:
                 on_wait(f"{message}; waiting for it to finish")
             fcntl.flock(fd, fcntl.LOCK_EX)

@@ -6,6 +6,8 @@ import dataclasses
 import math
 import re
 import tomllib
+import types
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -125,6 +127,22 @@ class Train:
     keep_checkpoints: int = 2  # most recent checkpoints kept; 0 = keep all
 
 
+@dataclass(frozen=True)
+class Experiment:
+    """Knobs of `codelog experiment` (the paper's table: methods x benchmarks x pass@k); its
+    command-line options override them. The model, steps and seed are [train]'s."""
+
+    algos: tuple[str, ...] = ("base", "sft", "rloo", "grpo", "exp")  # rows; base = untrained
+    # columns: "heldout" (the dataset's test split, as `train --eval-samples`), humaneval,
+    # codenet:DIR or a problems .jsonl (what `codelog eval --benchmark` takes)
+    benchmarks: tuple[str, ...] = ("heldout",)
+    n: int = 10  # samples per problem
+    k: tuple[int, ...] = (1, 10)  # pass@k for these k (each at most n)
+    temperature: float = 0.8
+    max_new_tokens: int = 512  # tokens per sample
+    limit: int = 0  # problems per benchmark at most (the first by id); 0 = all
+
+
 # --- other dataset kinds and reward shaping (issue 14) -----------------------------------------
 
 
@@ -215,6 +233,9 @@ class Recipe:
     dialects: Dialects = field(default_factory=Dialects)
     split: Split = field(default_factory=Split)
     decontaminate: Decontaminate = field(default_factory=Decontaminate)
+    # [experiment]: absent from the default recipe, so manifests of builds without it are
+    # unchanged (to_dict leaves it out when unset)
+    experiment: Experiment | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, in a stable order: what the manifest stores and `from_dict` reads back."""
@@ -245,6 +266,11 @@ class Recipe:
         }
         if self.license is not None:  # absent when unset: older manifests stay as they were
             data["license"] = self.license
+        if self.experiment is not None:
+            data["experiment"] = {
+                k: list(v) if isinstance(v, tuple) else v
+                for k, v in dataclasses.asdict(self.experiment).items()
+            }
         if self.decontaminate.benchmarks:  # absent when off, as license
             data["decontaminate"] = {
                 **dataclasses.asdict(self.decontaminate),
@@ -255,7 +281,8 @@ class Recipe:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "recipe") -> Recipe:
         known = {"name", "statuses", "rewards", "grouping", "limits", "prompt", "train", "license"}
-        known |= {"repairs", "lint", "lint_reward", "dialects", "split", "decontaminate"}
+        known |= {"repairs", "lint", "lint_reward", "dialects", "split", "experiment"}
+        known |= {"decontaminate"}
         unknown = set(data) - known
         if unknown:
             raise RecipeError(f"{where}: unknown section(s) {sorted(unknown)}")
@@ -304,6 +331,7 @@ class Recipe:
                 "decontaminate",
                 where,
             ),
+            experiment=_experiment_section(data, where) if "experiment" in data else None,
         )
         _check(recipe, where)
         return recipe
@@ -371,10 +399,49 @@ def _section(kind: type, data: Mapping[str, Any], name: str, where: str) -> Any:
     unknown = set(values) - names
     if unknown:
         raise RecipeError(f"{where}: [{name}] has unknown key(s) {sorted(unknown)}")
+    hints = typing.get_type_hints(kind)
+    for key, value in values.items():
+        expected = _type_name(hints[key], value)
+        if expected:
+            raise RecipeError(f"{where}: [{name}] {key} = {value!r} must be {expected}")
     try:
         return kind(**values)
     except TypeError as exc:
         raise RecipeError(f"{where}: [{name}]: {exc}") from None
+
+
+_TYPE_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+
+
+def _type_name(hint: Any, value: Any) -> str | None:
+    """None when `value` has the type `hint` names, else what the type is called (for the
+    error). Checked when the recipe is loaded: a string where a number belongs would otherwise
+    surface as a TypeError deep in a build or a training step. The allowed values of a
+    Literal are checked by `_check`, with their own messages."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Literal:
+        kinds = {type(a) for a in args}
+        return None if type(value) in kinds else _TYPE_NAMES.get(next(iter(kinds)), "valid")
+    if origin in (types.UnionType, typing.Union):
+        if any(_type_name(a, value) is None for a in args):
+            return None
+        return " or ".join(_type_name(a, value) or "" for a in args if a is not type(None))
+    if hint is type(None):
+        return None if value is None else "absent"
+    if origin is tuple or hint is tuple:
+        return None if isinstance(value, list | tuple) else "a list"
+    if origin in (Mapping, dict) or hint in (Mapping, dict):
+        return None if isinstance(value, Mapping) else "a table"
+    if hint is bool:
+        return None if isinstance(value, bool) else _TYPE_NAMES[bool]
+    if hint is int:
+        return None if isinstance(value, int) and not isinstance(value, bool) else "an integer"
+    if hint is float:
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        return None if ok else "a number"
+    if hint is str:
+        return None if isinstance(value, str) else "a string"
+    return None
 
 
 def _tuples(data: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mapping[str, Any]:
@@ -386,6 +453,41 @@ def _tuples(data: Mapping[str, Any], name: str, keys: tuple[str, ...]) -> Mappin
                 raise RecipeError(f"[{name}] {key} must be a list of strings")
             section[key] = tuple(str(v) for v in section[key])
     return {**data, name: section}
+
+
+def _experiment_section(data: Mapping[str, Any], where: str) -> Experiment:
+    section = _tuples(data, "experiment", ("algos", "benchmarks"))["experiment"]
+    k = section.get("k", Experiment.k)
+    if isinstance(k, int) and not isinstance(k, bool):
+        k = [k]
+    if not isinstance(k, list | tuple) or not all(
+        isinstance(v, int) and not isinstance(v, bool) for v in k
+    ):
+        raise RecipeError(f"{where}: [experiment] k must be a list of integers, not {k!r}")
+    experiment = _section(
+        Experiment, {"experiment": {**section, "k": tuple(k)}}, "experiment", where
+    )
+    e = experiment
+    problems = [
+        (not e.algos, "algos must name at least one method"),
+        (len(set(e.algos)) != len(e.algos), f"algos {list(e.algos)} names a method twice"),
+        (not e.benchmarks, "benchmarks must name at least one benchmark"),
+        (not isinstance(e.n, int) or e.n < 1, f"n = {e.n!r} must be at least 1"),
+        (not e.k or min(e.k) < 1 or max(e.k) > e.n, f"k = {list(e.k)} must be within 1..n ({e.n})"),
+        (not e.temperature >= 0, f"temperature = {e.temperature!r} must be >= 0"),
+        (
+            not isinstance(e.max_new_tokens, int) or e.max_new_tokens < 1,
+            "max_new_tokens must be >= 1",
+        ),
+        (
+            not isinstance(e.limit, int) or e.limit < 0,
+            f"limit = {e.limit!r} must be >= 0 (0 = all)",
+        ),
+    ]
+    for bad, why in problems:
+        if bad:
+            raise RecipeError(f"{where}: [experiment] {why}")
+    return experiment
 
 
 def _lint_section(data: Mapping[str, Any], where: str) -> Lint:

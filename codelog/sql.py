@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import duckdb
+if TYPE_CHECKING:
+    import duckdb
 
 
 def connect() -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB for codelog's own queries: no DuckDB progress bar (codelog draws
     its own progress; DuckDB's would redraw hundreds of lines into a piped log)."""
+    # Imported here, not at the top: the recipe reads `literal` through codelog.dialects, and
+    # the trainer's GPU machine (bench/gpu.py) has no DuckDB.
+    import duckdb
+
     con = duckdb.connect()
     # In Jupyter the bar is a widget, and unsetting it needs ipywidgets: harmless to leave.
     with contextlib.suppress(duckdb.InvalidInputException):

@@ -128,6 +128,13 @@ def _unreadable_source(t: CodenetTree) -> None:
     path.mkdir()
 
 
+def _fifo_source(t: CodenetTree) -> None:
+    # A named pipe with no writer: opening it for reading would wait forever (issue 33).
+    path = t.source_path(t.submissions[1])
+    path.unlink()
+    os.mkfifo(path)
+
+
 def _binary_source(t: CodenetTree) -> None:
     t.source_path(t.submissions[1]).write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00")
 
@@ -174,6 +181,9 @@ CASES = {
     ),
     "unreadable_source": Case(
         _unreadable_source, "s000000002", "unreadable_source", "p00001.csv", 3, "directory"
+    ),
+    "fifo_source": Case(
+        _fifo_source, "s000000002", "unreadable_source", "p00001.csv", 3, "not a regular file"
     ),
     "binary_source": Case(
         _binary_source, "s000000002", "binary_source", "p00001.csv", 3, "NUL bytes"
@@ -260,6 +270,24 @@ def test_fail_mode_error_crosses_from_a_worker_process(tmp_path):
     tree = broken_tree(tmp_path, "missing_source")
     with pytest.raises(InputError, match=r"p00001\.csv line 3: submission s000000002"):
         build(tree, tmp_path / "out", "fail", workers=2)
+
+
+def test_a_fifo_does_not_hang_a_pooled_build(tmp_path):
+    # The pool's workers read the sources; a child process bounds the test if one blocks.
+    tree = broken_tree(tmp_path, "fifo_source")
+    out = tmp_path / "out"
+    args = ["build", "--source", "codenet", "--root", str(tree.root), "--out", str(out)]
+    done = subprocess.run(
+        [sys.executable, "-m", "codelog.cli", *args, "--lang", "Python", "--workers", "2", "-q"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    counts = json.loads((out / "manifest.json").read_text())["counts"]
+    assert counts["rejects_by_reason"] == {"unreadable_source": 1}
+    assert counts["rows_in"] == counts["solutions"] + 1 == rows_read(tree)
 
 
 @pytest.mark.parametrize("on_error", ["reject", "fail"])

@@ -136,3 +136,41 @@ def test_a_bad_value_in_a_partial_recipe_fails_before_any_parse(tmp_path):
     assert result.exit_code != 0
     assert "[grouping] dedup must be 'ast', 'exact' or 'none'" in str(result.exception)
     assert not (tmp_path / "ds").exists() and not (tmp_path / ".ds.staging").exists()
+
+
+@pytest.mark.parametrize(
+    ("section", "line", "expected"),
+    [
+        ("train", 'group_size = "four"', r"\[train\] group_size = 'four' must be an integer"),
+        ("train", "learning_rate = true", r"\[train\] learning_rate = True must be a number"),
+        ("grouping", "min_correct = 1.5", r"\[grouping\] min_correct = 1.5 must be an integer"),
+        ("split", 'test_fraction = "0.1"', r"\[split\] test_fraction = '0.1' must be a number"),
+        ("lint", 'enabled = "yes"', r"\[lint\] enabled = 'yes' must be true or false"),
+        ("repairs", "instruction = 3", r"\[repairs\] instruction = 3 must be a string"),
+    ],
+)
+def test_a_value_of_the_wrong_type_names_the_key_when_loaded(tmp_path, section, line, expected):
+    path = tmp_path / "recipe.toml"
+    path.write_text(f"[{section}]\n{line}\n")
+    with pytest.raises(RecipeError, match=expected) as info:
+        load_recipe(path)
+    assert str(info.value).startswith(f"{path}: ")
+
+
+def test_a_mistyped_train_value_is_one_error_line_before_training(
+    sample_dataset, tmp_path, monkeypatch, capsys
+):
+    import sys
+
+    from codelog.cli import main
+
+    path = tmp_path / "recipe.toml"
+    path.write_text('[train]\ngroup_size = "four"\n')
+    argv = ["codelog", "train", str(sample_dataset), "--recipe", str(path)]
+    monkeypatch.setattr(sys, "argv", [*argv, "--out", str(tmp_path / "run"), "-q"])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error:"), err
+    assert "group_size" in err[0] and "Traceback" not in err[0]

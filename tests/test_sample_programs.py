@@ -30,6 +30,8 @@ sys.path.insert(0, str(REPO / "scripts"))
 import make_sample_sources  # noqa: E402
 import sample_judge  # noqa: E402
 
+from tests.execution.memory_fact import REFUSED_ALLOCATION  # noqa: E402
+
 SAMPLE = REPO / "codelog" / "data" / "codenet-mini"
 PYTHON2_LANGUAGES = {"Python", "Python (2.7.6)", "PyPy2 (5.6.0)"}  # AIZU's bare "Python" is 2.x
 ADDED_PREFIX = "s9990000"
@@ -294,8 +296,10 @@ def test_program_behaves_as_its_status(row: Row, python2: str | None) -> None:
     )
     # The Judge Not Available row is a correct program that the judge failed to run.
     expected = "Accepted" if row.status == "Judge Not Available" else row.status
+    if row.status == "Memory Limit Exceeded":  # all four: an allocation RLIMIT_AS refuses
+        expected = REFUSED_ALLOCATION
     assert verdict.status == expected, verdict.detail
     if verdict.status == "Runtime Error":
         assert re.search(r"\w+(Error|Exception)\b", verdict.detail), verdict.detail
     if verdict.status == "Memory Limit Exceeded":
-        assert "MemoryError" in verdict.detail
+        assert f"the limit {memory_limit} KB" in verdict.detail, verdict.detail

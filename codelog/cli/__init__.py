@@ -1,6 +1,6 @@
 """The `codelog` command line: parses options, calls the library, prints summaries.
 
-One module per family of commands (build, dataset, train, run), all on the group in
+One module per family of commands (build, dataset, train, run, experiment), all on the group in
 `common`; `main` turns what escapes a command into one line and an exit status.
 
 Heavy imports (duckdb, torch) happen inside the commands so `codelog --help` stays instant.
@@ -19,6 +19,7 @@ import click
 from codelog.cli import build as _build_commands  # noqa: F401  (each module registers its commands)
 from codelog.cli import contamination as _contamination_commands  # noqa: F401
 from codelog.cli import dataset as _dataset_commands  # noqa: F401
+from codelog.cli import experiment as _experiment_commands  # noqa: F401
 from codelog.cli import run as _run_commands  # noqa: F401
 from codelog.cli import train as _train_commands  # noqa: F401
 from codelog.cli.build import build

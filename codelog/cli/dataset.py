@@ -41,6 +41,14 @@ from codelog.cli.common import (
     show_default=True,
     help="Rows shown in a table.",
 )
+@click.option(
+    "--read",
+    "read",
+    multiple=True,
+    type=LocalPath(path_type=Path, exists=True),
+    help="A file or directory the query may read besides the dataset (repeatable); "
+    "nothing else outside the dataset is readable.",
+)
 @force_option
 @verify_option
 @manners
@@ -50,16 +58,19 @@ def sql_command(
     fmt: str | None,
     output: Path | None,
     max_rows: int,
+    read: tuple[Path, ...],
     force: bool,
     full_check: bool,
 ) -> None:
     """Run SQL over a dataset's views: solutions, rejects, problems, groups (a repair
     dataset: repairs, trajectories, rejects, problems).
 
-    QUERY "-" reads the query from stdin. Without QUERY, opens the `duckdb` CLI on the views
-    if it is installed, else prints the CREATE VIEW statements that attach them.
+    QUERY "-" reads the query from stdin. The query reads the dataset and the files named
+    with --read; it writes nothing (COPY, ATTACH, EXPORT, INSTALL are refused): the result
+    goes to stdout or --output. Without QUERY, opens the `duckdb` CLI on the views if it is
+    installed (your own DuckDB session, with its own rights), else prints the CREATE VIEW
+    statements that attach them.
     """
-    from codelog import open_dataset
     from codelog.dataset import query as q
     from codelog.progress import result_console, say
 
@@ -84,7 +95,7 @@ def sql_command(
     fmt = q.format_for(output, fmt)
     if fmt == "table" and output:
         raise click.UsageError("--output needs --format csv, json or parquet")
-    con = open_dataset(dataset_dir)
+    con = q.connect(dataset_dir, read=read)
     if fmt == "table":
         result = q.preview(con, query, max_rows)
         out = result_console()

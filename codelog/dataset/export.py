@@ -43,6 +43,7 @@ solution), so a row can be traced back to `solutions`. Files appear only when co
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -204,7 +205,35 @@ def export_dataset(
         seed,
         problem_tests,
     )
-    return kinds.of_manifest(manifest).part("dataset.export")(job)
+    made = _missing_dirs({target.parent for _, target in targets})
+    try:
+        return kinds.of_manifest(manifest).part("dataset.export")(job)
+    except BaseException:
+        # a failed export (a full disk, Ctrl-C) leaves no directory it made: what it wrote
+        # into one goes with it; a directory that was there keeps whatever it held
+        _remove_made(made, [target for _, target in targets])
+        raise
+
+
+def _missing_dirs(directories: set[Path]) -> list[Path]:
+    """The directories among `directories` and their parents that do not exist yet, deepest
+    first."""
+    missing: set[Path] = set()
+    for directory in directories:
+        for d in (directory, *directory.parents):
+            if d.exists():
+                break
+            missing.add(d)
+    return sorted(missing, key=lambda d: len(d.parts), reverse=True)
+
+
+def _remove_made(made: list[Path], targets: list[Path]) -> None:
+    for directory in made:
+        for target in targets:
+            if target.parent == directory:
+                target.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # not empty: something else was put there
+            directory.rmdir()
 
 
 def export_solutions(job: ExportJob) -> ExportReport:

@@ -10,9 +10,8 @@ needs the sha256 check (`full=True`, `--verify`, `codelog verify`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
 import pyarrow.parquet as pq
 
 from codelog import kinds
@@ -20,6 +19,9 @@ from codelog.errors import DatasetError
 from codelog.files import sha256_file
 from codelog.publish.manifest import CARD, MANIFEST, TABLES, read_manifest
 from codelog.sql import connect, literal
+
+if TYPE_CHECKING:  # DuckDB loads with the connection (codelog.sql.connect): the trainer needs none
+    import duckdb
 
 __all__ = [
     "MANIFEST",

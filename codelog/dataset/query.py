@@ -1,15 +1,20 @@
 """`codelog sql`: DuckDB over a dataset's views, printed as a table or written as CSV/JSON/Parquet.
 
 The views are the ones `codelog.dataset.open_dataset` defines (solutions, rejects, problems,
-groups). File output goes through DuckDB's own COPY, so nested columns (groups.outcome_mix is a
-MAP) are written the way DuckDB writes them and nothing is materialised in Python; the file
-appears only when complete (temporary file, then rename).
+groups). The user's SQL runs on a locked-down connection (`connect`): it may read the dataset's
+files and the files the user names (`read`), nothing else; it cannot write a file, attach a
+database, install or load an extension, or change a setting. Its result is written by
+codelog, not by the user's SQL: streamed as Arrow batches into a second, private connection
+whose COPY writes the file, so nested columns (groups.outcome_mix is a MAP) are written the
+way DuckDB writes them and nothing is materialised in Python; the file appears only when
+complete (temporary file, then rename).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -22,9 +27,11 @@ from typing import IO, Any, Literal
 import duckdb
 import pyarrow as pa
 
-from codelog.dataset.open import open_dataset, view_statements
+from codelog import kinds
+from codelog.dataset.open import open_dataset, read_manifest, view_statements
 from codelog.errors import CodelogError
 from codelog.files import check_output_file, mark_written, output_metadata, writing
+from codelog.sql import connect as private_connection
 from codelog.sql import literal
 
 Format = Literal["csv", "json", "parquet"]
@@ -58,9 +65,79 @@ class Preview:
     total_rows: int
 
 
-def connect(dataset: str | Path) -> duckdb.DuckDBPyConnection:
-    """An in-memory DuckDB connection with the dataset's views."""
-    return open_dataset(dataset)
+# Statements that write files, reach other databases or bring in code: refused before DuckDB
+# sees them. The locked configuration refuses most of them too, but not a write to a file the
+# query may read (the dataset's own, allowed so that its views work): this check is what keeps
+# those whole. PREPARE (and EXECUTE) would run a statement this check never sees; EXPLAIN
+# ANALYZE runs the statement it explains, so an EXPLAIN is checked as what it explains.
+_REFUSED = {
+    duckdb.StatementType.COPY: "COPY writes files: write a result with -o FILE",
+    duckdb.StatementType.COPY_DATABASE: "COPY FROM DATABASE writes a database",
+    duckdb.StatementType.EXPORT: "EXPORT DATABASE writes files: write a result with -o FILE",
+    duckdb.StatementType.ATTACH: "ATTACH opens other databases",
+    duckdb.StatementType.DETACH: "DETACH changes the attached databases",
+    duckdb.StatementType.LOAD: "INSTALL and LOAD bring in extensions",
+    duckdb.StatementType.EXTENSION: "extension statements bring in code",
+    duckdb.StatementType.PREPARE: "a prepared statement is not checked: write it out",
+    duckdb.StatementType.EXECUTE: "a prepared statement is not checked: write it out",
+}
+# EXPLAIN [ANALYZE | (options)] before the statement it explains
+_EXPLAIN = re.compile(r"^\s*EXPLAIN\s+(?:ANALY[SZ]E\s+|\([^)]*\)\s*)?", re.IGNORECASE)
+
+
+def connect(dataset: str | Path, *, read: Sequence[str | Path] = ()) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection with the dataset's views, locked down for a user's SQL.
+
+    After the views are made: file access is limited to the dataset's data files and the
+    files and directories in `read`; extensions are neither installed nor loaded, not even
+    automatically; the configuration is locked, so no statement can undo any of it."""
+    root = Path(dataset).resolve()
+    con = open_dataset(root)
+    kind = kinds.of_manifest(read_manifest(root))
+    files = [str(root / f"{table}.parquet") for table in kind.tables]
+    named = [Path(p).resolve() for p in read]
+    files += [str(p) for p in named if not p.is_dir()]
+    # a directory ends with a separator: DuckDB allows what lies under it, not its siblings
+    directories = [os.path.join(p, "") for p in named if p.is_dir()]
+    for statement in (
+        f"SET allowed_paths = [{', '.join(map(literal, files))}]",
+        f"SET allowed_directories = [{', '.join(map(literal, directories))}]",
+        "SET enable_external_access = false",
+        "SET autoinstall_known_extensions = false",
+        "SET autoload_known_extensions = false",
+        "SET allow_community_extensions = false",
+        "SET lock_configuration = true",
+    ):
+        con.execute(statement)
+    return con
+
+
+def check_statements(con: duckdb.DuckDBPyConnection, query: str) -> None:
+    """QueryError for a statement that would write a file, attach a database or bring in an
+    extension (see `_REFUSED`): `codelog sql` reads; it writes only its result, through -o."""
+    with _duckdb_errors():
+        statements = con.extract_statements(query)
+    for statement in statements:
+        reason = _refusal(con, statement)
+        if reason:
+            words = " ".join(statement.query.split()[:2]).rstrip(";")
+            raise QueryError(
+                f"refused: {words} ... ({reason}); codelog sql reads the dataset and the "
+                "files named with --read, and writes only its result (-o FILE)"
+            )
+
+
+def _refusal(con: duckdb.DuckDBPyConnection, statement: Any) -> str | None:
+    if statement.type != duckdb.StatementType.EXPLAIN:
+        return _REFUSED.get(statement.type)
+    explained = _EXPLAIN.sub("", statement.query, count=1)
+    try:
+        inner = con.extract_statements(explained)
+    except duckdb.Error:
+        return "an EXPLAIN of a statement codelog cannot check"
+    if len(inner) != 1 or inner[0].type == duckdb.StatementType.EXPLAIN:
+        return "an EXPLAIN of a statement codelog cannot check"
+    return _refusal(con, inner[0])
 
 
 @contextlib.contextmanager
@@ -73,6 +150,7 @@ def _duckdb_errors() -> Iterator[None]:
 
 def preview(con: duckdb.DuckDBPyConnection, query: str, max_rows: int) -> Preview:
     """Runs `query`; keeps its first `max_rows` rows and counts the rest without keeping them."""
+    check_statements(con, query)
     with _duckdb_errors():
         relation = con.sql(query)
         if relation is None:  # a statement without a result (SET, CREATE ...)
@@ -148,19 +226,17 @@ def write_result(
     if out is not None:
         out = out.resolve()
         check_output_file(out, force=force, inputs=inputs, option="--output")
+    check_statements(con, query)
     with _duckdb_errors():
-        # Registered, not made a view: a PIVOT whose columns come from the data cannot be a
-        # view (DuckDB computes its columns first), and the registered relation takes any query.
         relation = con.sql(query)
         if relation is None:
             raise QueryError("the statement returns no rows to write (SET, CREATE, ...)")
-        con.register(_RESULT_VIEW, relation)
     if out is not None:
         tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
         try:
             with writing(out):
                 out.parent.mkdir(parents=True, exist_ok=True)
-                _copy(con, fmt, tmp)
+                _copy(relation, fmt, tmp)
                 os.replace(tmp, out)
             # CSV and JSON have no room for codelog's mark: a record lets the next -o replace it
             mark_written(out)
@@ -170,19 +246,27 @@ def write_result(
     # DuckDB writes files, not Python streams: COPY to a temporary file, then stream it out.
     with tempfile.TemporaryDirectory(prefix="codelog-sql-") as tmpdir:
         path = Path(tmpdir) / f"result.{fmt}"
-        _copy(con, fmt, path)
+        _copy(relation, fmt, path)
         with path.open("rb") as f:
             shutil.copyfileobj(f, stdout)
         stdout.flush()
 
 
-def _copy(con: duckdb.DuckDBPyConnection, fmt: Format, path: Path) -> None:
+def _copy(relation: duckdb.DuckDBPyRelation, fmt: Format, path: Path) -> None:
+    """Writes the result with a private connection's COPY: the user's connection has no file
+    access. The rows arrive as Arrow batches, pulled as the COPY writes them."""
+    writer = private_connection()
     try:
-        con.execute(f"COPY {_RESULT_VIEW} TO {literal(path)} ({_COPY_OPTIONS[fmt]})")
+        # Registered, not made a view: a PIVOT whose columns come from the data cannot be a
+        # view (DuckDB computes its columns first), and the registered stream takes any query.
+        writer.register(_RESULT_VIEW, relation.to_arrow_reader(8192))
+        writer.execute(f"COPY {_RESULT_VIEW} TO {literal(path)} ({_COPY_OPTIONS[fmt]})")
     except duckdb.Error as exc:
         # Errors raised while running the query point at our COPY statement, not the user's
         # SQL: keep DuckDB's message, drop the misleading "LINE 1: COPY ..." excerpt.
         raise QueryError(str(exc).split("\n\nLINE ")[0]) from None
+    finally:
+        writer.close()
 
 
 def attach_statements(dataset: str | Path) -> str:

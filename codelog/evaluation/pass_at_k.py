@@ -410,6 +410,10 @@ def load_for_eval(model_path: str) -> tuple[Any, Any]:
         model = AutoPeftModelForCausalLM.from_pretrained(model_path)
     else:
         model = load_model(model_path)
+    import torch
+
+    if torch.cuda.is_available():  # generate_samples samples where the weights are
+        model = model.to("cuda")
     return model, tokenizer
 
 
@@ -567,6 +571,7 @@ def run_eval(
     from codelog.evaluation.results import compare_summaries, load_summary, print_tables
     from codelog.execution.journal import Journal, journal_path
     from codelog.execution.judge import judge_pairs
+    from codelog.execution.judge_run import problem_key, verdict_key
     from codelog.files import sha256_file
     from codelog.progress import rate_progress
     from codelog.recipe import Recipe, load_recipe
@@ -669,16 +674,33 @@ def run_eval(
     # an interrupted run's journal cannot be resumed and is started over
     journal = Journal(journal_path(samples_path), header, force=force or model is not None)
     tally = Tally(difficulty=bench.difficulty)
-    for _, record in journal.resumed_records():
-        tally.add(record)
-    resumed = min(journal.resumed, total)
+    problem_keys: dict[str, str] = {}  # problem id -> problem_key, computed once per problem
+
+    def key(program: Program) -> str:
+        pid = program.problem_id
+        if pid not in problem_keys:
+            problem_keys[pid] = problem_key(problems[pid])
+        return verdict_key(program, problem_keys[pid])
+
+    def program_of(s: Sample) -> Program:
+        language = problems[s.problem_id].language
+        return Program(f"{s.problem_id}#{s.index}", s.problem_id, s.completion, language=language)
+
+    # a journaled result is used only while its key (the code, language and the problem's
+    # tests and limits) agrees with the sample's: from the first that differs, judge again
+    programs = map(program_of, stream())
+    resumed = 0
+    for entry, program in zip(journal.resumed_records(), programs):  # noqa: B905
+        if entry.key != key(program):
+            journal.rewind(resumed)
+            programs = itertools.chain([program], programs)
+            break
+        tally.add(entry.record)
+        resumed += 1
+    if journal.resumed > resumed:  # fewer samples than journaled results, or one changed
+        journal.rewind(resumed)
     start = time.monotonic()
     try:
-        programs = (
-            Program(f"{s.problem_id}#{s.index}", s.problem_id, s.completion,
-                    language=problems[s.problem_id].language)
-            for s in itertools.islice(stream(), resumed, None)
-        )  # fmt: skip
         with rate_progress("samples", disable=not show) as bar:
             task = bar.add_task("eval", total=total, completed=resumed)
             for program, result in judge_pairs(
@@ -687,14 +709,14 @@ def run_eval(
             ):  # fmt: skip
                 index = int(program.submission_id.rpartition("#")[2])
                 record = sample_record(program.problem_id, index, program.code, result)
-                journal.append(record)
+                journal.append(record, key=key(program))
                 tally.add(record)
                 bar.advance(task)
         # samples.jsonl: the journal's records in input order, those read back as they were
         tmp = out / f".samples.jsonl.tmp-{os.getpid()}"
         with tmp.open("w", encoding="utf-8") as f:
-            for _, record in journal.records():
-                f.write(json.dumps(record) + "\n")
+            for entry in journal.records():
+                f.write(json.dumps(entry.record) + "\n")
         os.replace(tmp, samples_path)
         mark_written(samples_path)
     finally:

@@ -13,6 +13,13 @@
   give the tolerance explicitly.
 - Anything else -> Wrong Answer.
 
+Tokens are split on ASCII whitespace only (space, tab, LF, VT, FF, CR: C's isspace, as the
+judges' checkers read them), so "1\\x1c2" or "1\\u30002" is one token, not "1 2". Under a
+tolerance a token is a number only in plain decimal syntax, in ASCII
+(`[+-]digits[.digits][e[+-]digits]`, or `.5`, `5.`), as the expected outputs are written: not
+"3_0.0", full-width digits, "nan", "inf", hex floats or an overflow to infinity; such a token
+must equal the expected one exactly. The same for every origin below.
+
 That is codelog's own rule set (`RULES["codelog"]`), used when a problem names no origin. A
 problem from an online judge is compared as that judge did (`Rules`, chosen by
 problem_list.csv's `dataset` column or a problems file's `origin`):
@@ -62,15 +69,30 @@ def _exact(text: str) -> str:
     return text.replace("\r\n", "\n").removesuffix("\n")
 
 
+# Whitespace as the judges' C code reads it (isspace in the C locale): str.split() would also
+# split on U+001C..U+001F, U+0085, U+00A0 and U+3000, so "1\x1c2" would pass for "1 2".
+_ASCII_SPACE = " \t\n\v\f\r"
+_TOKEN = re.compile(r"[^ \t\n\v\f\r]+")
+# A plain decimal number in ASCII: float() would also take "3_0.0", full-width digits, "nan",
+# "inf" and "infinity", none of which a judge's expected output is written in.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def tokens(text: str) -> list[str]:
+    """The tokens of an output, split on ASCII whitespace only."""
+    return _TOKEN.findall(text)
+
+
 def _layout(text: str) -> str:
-    return re.sub(r"\S+", "x", _exact(text))
+    return _TOKEN.sub("x", _exact(text))
 
 
-def _number(token: str) -> float | None:
-    try:
-        return float(token)
-    except ValueError:
+def number(token: str) -> float | None:
+    """The value of a decimal number token, or None for anything else (see _NUMBER)."""
+    if _NUMBER.fullmatch(token) is None:
         return None
+    value = float(token)
+    return value if math.isfinite(value) else None  # "1e999": no infinity by overflow either
 
 
 @dataclass(frozen=True)
@@ -142,7 +164,7 @@ def _tokens_match(got: list[str], want: list[str], tolerance: Tolerance | None) 
             continue
         if tolerance is None:
             return False
-        a, b = _number(g), _number(w)
+        a, b = number(g), number(w)
         if a is None or b is None or not tolerance.close(a, b):
             return False
     return True
@@ -159,7 +181,7 @@ def compare(
         return ACCEPTED
     if rules.origin == "APPS":
         return ACCEPTED if apps_match(output, expected) else WRONG_ANSWER
-    got, want = output.split(), expected.split()
+    got, want = tokens(output), tokens(expected)
     if not _tokens_match(got, want, tolerance):
         return WRONG_ANSWER
     if not rules.presentation_error or (tolerance is not None and rules.tolerance_reads_tokens):
@@ -173,17 +195,20 @@ def apps_match(output: str, expected: str) -> bool:
     the text with each line stripped; the non-empty lines stripped; every line a number,
     within numpy.allclose's tolerance (1e-5 relative + 1e-8 absolute); the lines' tokens; the
     lines as sets of tokens, in any order (APPS's own leniency, kept so scores compare); the
-    same with numbers rounded to 3 places."""
-    lines = output.splitlines()
-    if "\n".join(lines).strip() == expected.strip():
+    same with numbers rounded to 3 places. Where APPS uses Python's str.split, strip and
+    float, codelog reads ASCII whitespace and plain decimals only (tokens, number): a program
+    cannot pass with Unicode separators, `3_0` or full-width digits."""
+    lines = output.split("\n")
+    if "\n".join(lines).strip(_ASCII_SPACE) == expected.strip(_ASCII_SPACE):
         return True
-    if "\n".join(line.strip() for line in lines).strip() == expected.strip():
+    stripped = "\n".join(line.strip(_ASCII_SPACE) for line in lines)
+    if stripped.strip(_ASCII_SPACE) == expected.strip(_ASCII_SPACE):
         return True
-    got = [line.strip() for line in lines if line.strip()]
-    want = [line.strip() for line in expected.split("\n") if line.strip()]
+    got = [line.strip(_ASCII_SPACE) for line in lines if line.strip(_ASCII_SPACE)]
+    want = [line.strip(_ASCII_SPACE) for line in expected.split("\n") if line.strip(_ASCII_SPACE)]
     if got == want:
         return True
-    numbers = [_number(line) for line in got], [_number(line) for line in want]
+    numbers = [number(line) for line in got], [number(line) for line in want]
     if (
         len(got) == len(want)
         and None not in numbers[0]
@@ -194,17 +219,20 @@ def apps_match(output: str, expected: str) -> bool:
         )
     ):
         return True
-    got_tokens, want_tokens = [g.split() for g in got], [w.split() for w in want]
+    got_tokens, want_tokens = [tokens(g) for g in got], [tokens(w) for w in want]
     if got_tokens == want_tokens:
         return True
     if {frozenset(t) for t in got_tokens} == {frozenset(t) for t in want_tokens}:
         return True
-    try:
-        return {frozenset(round(float(x), 3) for x in t) for t in got_tokens} == {
-            frozenset(round(float(x), 3) for x in t) for t in want_tokens
-        }
-    except (ValueError, OverflowError):
-        return False
+    rounded = [
+        {frozenset(_rounded(x) for x in t) for t in side} for side in (got_tokens, want_tokens)
+    ]
+    return None not in set().union(*rounded[0], *rounded[1]) and rounded[0] == rounded[1]
+
+
+def _rounded(token: str) -> float | None:
+    value = number(token)
+    return None if value is None else round(value, 3)
 
 
 _SUP = re.compile(r"<sup>\s*(.*?)\s*</sup>", re.IGNORECASE | re.DOTALL)

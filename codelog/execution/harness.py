@@ -255,8 +255,14 @@ def _call(name, args, kwargs):
                 exc = CandidateRaised("%s: %s" % (kind, message))
         else:
             exc = CandidateRaised("%s: %s" % (kind, message))
+        _raised_by_candidate.append(exc)
         raise exc
     return _dec(reply["value"])
+
+
+# The candidate's own exceptions, as re-raised here: an AssertionError among them is the
+# candidate failing (a runtime error), not a check failing (a wrong answer).
+_raised_by_candidate = []
 
 
 def _proxy(name):
@@ -340,8 +346,9 @@ try:
         g["check"](_proxy(spec["entry_point"]))
 except CandidateGone:
     verdict = {"verdict": "gone"}
-except AssertionError:
-    verdict = {"verdict": "assert", "detail": traceback.format_exc(limit=-2)}
+except AssertionError as exc:
+    failed = "error" if any(exc is e for e in _raised_by_candidate) else "assert"
+    verdict = {"verdict": failed, "detail": traceback.format_exc(limit=-2)}
 except BaseException:
     verdict = {"verdict": "error", "detail": traceback.format_exc(limit=-2)}
 verdicts.write(_json.dumps(verdict) + "\n")
@@ -465,7 +472,7 @@ def check_function(
         "builtins": list(shadowed),
     }
     allowed = {*functions, *shadowed, *([problem.entry_point] if problem.entry_point else [])}
-    program = (problem.code_prompt or "") + code + "\n"
+    program = problem.program(code)
     if problem.setup_code:
         program += problem.setup_code + "\n"
     python = runner.run_argv[0]

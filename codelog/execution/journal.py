@@ -1,32 +1,71 @@
 """A judging run's journal: each result appended as it arrives, so an interrupted run resumes.
 
 `codelog judge --out X` keeps `.X.judging` beside X while it runs: a header line naming the
-run (source, tests, options), then one JSON line per judged program, in input order. Verdicts
-are handed out in input order, so the journal always holds the first programs of the input: a
-re-run of the same command takes the first `resumed` programs' results from it, a line at a
-time, and judges the rest. The finished run has written X (atomically, as every output) and
-removes the journal.
+run (source, tests, options) and the journal's format, then one JSON line per judged program,
+in input order. Verdicts are handed out in input order, so the journal always holds the first
+programs of the input: a re-run of the same command takes the first `resumed` programs'
+results from it, a line at a time, and judges the rest. The finished run has written X
+(atomically, as every output) and removes the journal.
+
+Each result is keyed on what was judged (`key_of`: for the judge, a digest of the program's
+code and language and of its problem's tests and limits). A resumed run computes the key of
+each program it reads and uses a journaled result only while the keys agree: from the first
+program whose code or tests changed since the interruption, it drops the rest of the journal
+(`rewind`) and judges again. A journal of format 1 (codelog before issue 33: results without
+keys) is refused with a line saying so; `--force` starts over.
 
 The header carries codelog's mark, as codelog's Parquet files do: a file at that path without
-it is not codelog's and is replaced only with --force. A line cut short by a kill is dropped.
+it, or a symbolic link, is not codelog's and is replaced only with --force (the link itself,
+never what it points to). A line cut short by a kill is dropped; a whole line that is not a
+result is an error naming it.
+
+The API other runs journal through (`codelog eval` too): `journal_path`, `key_of`,
+`Journal(path, header, force=)` with `.resumed`, `resumed_records()` (Entry: line, key,
+record), `append(record, key=)`, `rewind(n)`, `records()`, `close()`, `remove()`.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import itertools
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from codelog.errors import CodelogError, OutputError
 
 MARK = "codelog judge journal"
+FORMAT = 2  # 2: every result carries the key of what was judged; 1 (no "format"): none
 
 
 def journal_path(out: Path) -> Path:
     return out.with_name(f".{out.name}.judging")
+
+
+def key_of(*parts: Any) -> str:
+    """A digest of `parts` (JSON-able values; dataclasses as their fields): what a result is
+    keyed on, so it is reused only for the same work."""
+    text = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=_plain)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _plain(value: Any) -> Any:
+    import dataclasses
+
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    return repr(value)
+
+
+class Entry(NamedTuple):
+    """A journaled result: its line in the journal, its key and the result itself."""
+
+    line: int
+    key: str
+    record: dict[str, Any]
 
 
 class Journal:
@@ -35,16 +74,25 @@ class Journal:
 
     def __init__(self, path: Path, header: dict[str, Any], *, force: bool = False):
         self.path = path
-        self.header = json.loads(json.dumps({"journal": MARK, **header}))  # as read back
+        marked = {"journal": MARK, "format": FORMAT, **header}
+        self.header = json.loads(json.dumps(marked))  # as read back
         self.resumed = 0  # results read back: those of the first programs of the input
-        good = self._read_back(force) if path.exists() or path.is_symlink() else 0
+        if path.is_symlink():
+            if not force:
+                raise OutputError(
+                    f"{path}: is a symbolic link, not a journal codelog wrote; pass --force to "
+                    "replace the link (what it points to is left alone)"
+                )
+            path.unlink()  # the link goes; its target is never opened
+        good = self._read_back(force) if path.exists() else 0
         path.parent.mkdir(parents=True, exist_ok=True)
         if good:
             with path.open("r+b") as f:  # drop a line cut short by a kill
                 f.truncate(good)
-            self._file = path.open("a", encoding="utf-8")
+            self._file = _open_append(path)
         else:
-            self._file = path.open("w", encoding="utf-8")
+            path.unlink(missing_ok=True)  # a new file, not a rewrite of whatever was there
+            self._file = _open_append(path, create=True)
             self._write(self.header)
 
     def _read_back(self, force: bool) -> int:
@@ -63,6 +111,15 @@ class Journal:
                     f"{self.path}: exists and codelog did not write it (no journal header); "
                     "pass --force to replace it"
                 )
+            if header.get("format") != FORMAT:
+                if force:
+                    return 0
+                raise CodelogError(
+                    f"{self.path}: a journal of an earlier codelog (format "
+                    f"{header.get('format', 1)}, its results are not keyed on the code and "
+                    "tests judged), so it cannot be resumed safely; pass --force to judge "
+                    "from the start"
+                )
             if header != self.header:
                 if force:
                     return 0
@@ -75,38 +132,64 @@ class Journal:
                     "it, or pass --force to start over"
                 )
             good = len(first) if first.endswith(b"\n") else 0
-            for line in f:
+            for n, line in enumerate(f, 2):
                 if not line.endswith(b"\n"):  # cut short by a kill
                     break
                 try:
-                    json.loads(line)
+                    record = json.loads(line)
                 except ValueError:
                     break
+                self._entry(n, record)  # a whole line that is not a result: an error
                 self.resumed += 1
                 good += len(line)
         return good
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _entry(self, line: int, record: Any) -> Entry:
+        if (
+            not isinstance(record, dict)
+            or not isinstance(record.get("key"), str)
+            or not isinstance(record.get("result"), dict)
+        ):
+            raise CodelogError(
+                f"{self.path} line {line}: not a journaled result (a JSON object with a key "
+                "and a result is expected); the journal was edited or damaged: pass --force "
+                "to judge from the start"
+            )
+        return Entry(line, record["key"], record["result"])
+
+    def _write(self, record: Mapping[str, Any]) -> None:
         # one write per line, flushed: a kill leaves whole lines and at most one cut short
         self._file.write(json.dumps(record) + "\n")
         self._file.flush()
 
-    def append(self, record: dict[str, Any]) -> None:
-        """A result (a dict with its submission_id), after those before it in input order."""
-        self._write(record)
+    def append(self, record: Mapping[str, Any], *, key: str) -> None:
+        """A result, keyed on what was judged (`key_of`), after those before it in input
+        order."""
+        self._write({"key": key, "result": record})
 
-    def records(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        """(line number, result) of every result in the journal, in the order written."""
+    def records(self) -> Iterator[Entry]:
+        """Every result in the journal, in the order written."""
         self._file.flush()
         with self.path.open(encoding="utf-8") as f:
             next(f)
             for n, line in enumerate(f, 2):
-                yield n, json.loads(line)
+                yield self._entry(n, json.loads(line))
 
-    def resumed_records(self) -> Iterator[tuple[int, dict[str, Any]]]:
-        """(line number, result) of the results read back, those of the first `resumed`
-        programs of the input, in input order."""
-        return itertools.islice(self.records(), self.resumed)
+    def resumed_records(self) -> Iterator[Entry]:
+        """The results read back, those of the first `resumed` programs of the input, in input
+        order."""
+        yield from itertools.islice(self.records(), self.resumed)
+
+    def rewind(self, kept: int) -> None:
+        """Keep the first `kept` results only: the others are judged again and appended."""
+        self._file.close()
+        with self.path.open("r+b") as f:
+            size = len(f.readline())
+            for _ in range(kept):
+                size += len(f.readline())
+            f.truncate(size)
+        self.resumed = min(self.resumed, kept)
+        self._file = _open_append(self.path)
 
     def close(self) -> None:
         self._file.close()
@@ -114,3 +197,17 @@ class Journal:
     def remove(self) -> None:
         self.close()
         os.unlink(self.path)
+
+
+def _open_append(path: Path, *, create: bool = False) -> Any:
+    """The journal opened for appending, never through a symbolic link put in its place."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | (os.O_CREAT | os.O_EXCL if create else 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except FileExistsError:
+        raise OutputError(f"{path}: appeared while the journal was being made") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link was put there after the check
+            raise OutputError(f"{path}: is a symbolic link; pass --force to replace it") from None
+        raise
+    return os.fdopen(fd, "a", encoding="utf-8")

@@ -14,12 +14,16 @@ reward mapping like any logged status:
 | --- | --- |
 | Accepted | every test's output matches (for function problems: the checker's verdict, harness.py) |
 | WA: Presentation Error | the right tokens, laid out differently (not on AtCoder; on AIZU only for exact-compare problems: `compare.RULES`) |
-| Wrong Answer | other output; for function problems an AssertionError |
-| Runtime Error | a non-zero exit or a signal |
+| Wrong Answer | other output; for function problems an AssertionError of the checks |
+| Runtime Error | any other non-zero exit or signal (whatever the program printed) |
 | Time Limit Exceeded | CPU time over the limit, or the wall clock (1.5 x limit + 0.5 s) |
-| Memory Limit Exceeded | the program's peak resident set over the limit, or an allocation refused (MemoryError, bad_alloc, OutOfMemoryError, ...) |
+| Memory Limit Exceeded | the memory limit was hit: `memory_limit_hit` (the peak resident set over the limit) |
 | Output Limit Exceeded | stdout or stderr past its cap (killed there; on AIZU it runs on to its time limit instead) |
-| Compile Error | the compiler fails (`languages.py`); for Python a syntax error before anything ran, for Ruby `ruby -c` |
+| Compile Error | the compile step fails (`languages.py`); for Python, `compile()` of the source in the box (`python_compiles`, once a run has failed), for Ruby `ruby -c` |
+
+Every verdict comes from what happened (an exit status, a signal, a limit, the compile step,
+the checker's own verdict), never from text the program printed: a program that writes
+`SyntaxError: ...` or `MemoryError` and exits 1 is a Runtime Error.
 """
 
 from __future__ import annotations
@@ -27,7 +31,6 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
-import re
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -42,7 +45,7 @@ from codelog.execution.compare import (
     compare,
     rules_for,
 )
-from codelog.execution.testcases import Problem, TestCase
+from codelog.execution.testcases import Problem, TestCase, check_problem
 from codelog.executors import (
     LOCAL,
     Executor,
@@ -66,15 +69,6 @@ VERDICTS = (
     MEMORY_LIMIT,
     OUTPUT_LIMIT,
     COMPILE_ERROR,
-)
-
-_OUT_OF_MEMORY = (
-    b"MemoryError",
-    b"std::bad_alloc",
-    b"Cannot allocate memory",
-    b"out of memory",  # Go's runtime, V8's "heap out of memory"
-    b"java.lang.OutOfMemoryError",
-    b"System.OutOfMemoryException",
 )
 
 
@@ -182,57 +176,91 @@ def _tail(data: bytes, limit: int = 300) -> str:
     return text if len(text) <= limit else "..." + text[-limit:]
 
 
-def _python_compile_error(stderr: bytes) -> bool:
-    """A syntax error reported before anything ran: the interpreter (and codelog's bootstrap)
-    prints it with no "Traceback" header, which any exception raised at run time has."""
-    text = stderr.decode("utf-8", "replace")
-    if "Traceback (most recent call last)" in text:
-        return False
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    if not lines:
-        return False
-    last = lines[-1]
-    return last in sandbox.COMPILE_ERROR_NAMES or last.startswith(
-        tuple(f"{name}:" for name in sandbox.COMPILE_ERROR_NAMES)
-    )
-
-
 def _show(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-def classify(
-    run: sandbox.Run,
-    test: TestCase,
-    problem: Problem,
-    runner: sandbox.Runner,
-) -> tuple[str, str]:
-    """(verdict, detail) of one run of one test of a stdio problem."""
+def memory_limit_hit(run: sandbox.Run, limit_kb: int) -> bool:
+    """Whether the run hit its memory limit: the one place Memory Limit Exceeded is decided,
+    from what the sandbox measured, never from what the program printed (a MemoryError it
+    raised itself, an "out of memory" in its message).
+
+    The sandbox's own fact (`Run.memory_limit_hit`: a cgroup's failcnt or OOM kill, branch
+    `sandbox`) is used where the run has it; until then the fact is the peak resident set over
+    the limit, so an allocation RLIMIT_AS refused at a low peak is a Runtime Error."""
+    hit = getattr(run, "memory_limit_hit", None)
+    return bool(hit) or run.memory_kb > limit_kb
+
+
+def classify(run: sandbox.Run, test: TestCase, problem: Problem) -> tuple[str, str]:
+    """(verdict, detail) of one run of one test of a stdio problem that compiled."""
     if run.output_exceeded:
         return OUTPUT_LIMIT, "output past the cap; the program was stopped"
-    python = runner.language == "Python"
-    if python and run.exit_code not in (0, None) and _python_compile_error(run.stderr):
-        return COMPILE_ERROR, _tail(run.stderr)
     if run.timed_out:
         return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
-    if run.exit_code != 0 and any(marker in run.stderr for marker in _OUT_OF_MEMORY):
-        return MEMORY_LIMIT, _tail(run.stderr)
-    if run.memory_kb > problem.memory_limit_kb:
+    if memory_limit_hit(run, problem.memory_limit_kb):
         return (
             MEMORY_LIMIT,
-            f"peak {run.memory_kb} KB over the limit of {problem.memory_limit_kb} KB",
+            f"peak {run.memory_kb} KB, the limit {problem.memory_limit_kb} KB",
         )
     if run.exit_code != 0:
-        if test.output is None and re.search(rb"^AssertionError\b", run.stderr, re.MULTILINE):
-            return WRONG_ANSWER, _tail(run.stderr)
-        return RUNTIME_ERROR, f"exit status {run.exit_code}: {_tail(run.stderr)}"
-    if test.output is None:
-        return ACCEPTED, ""
+        how = "killed" if run.exit_code is None else f"exit status {run.exit_code}"
+        return RUNTIME_ERROR, f"{how}: {_tail(run.stderr)}"
     output = run.stdout.decode("utf-8", "replace")
-    status = compare(output, test.output, problem.tolerance, rules_for(problem.origin))
+    status = compare(output, test.output or "", problem.tolerance, rules_for(problem.origin))
     if status == ACCEPTED:
         return status, ""
-    return status, f"expected {_show(test.output)}, got {_show(output)}"
+    return status, f"expected {_show(test.output or '')}, got {_show(output)}"
+
+
+# Python's compile step: codelog's lines alone (valid Python 2 and 3) compile the source and
+# never run it, so their exit status is a fact no program can choose. A syntax error (null
+# bytes: ValueError before 3.12, TypeError on Python 2) exits 3 with the interpreter's message;
+# anything else (a compile killed at the limits, a RecursionError) is no compile error, and the
+# failed run's own verdict stands.
+PYTHON_COMPILE = (
+    "import sys\n"
+    "f = open(sys.argv[1], 'rb')\ns = f.read()\nf.close()\n"
+    "try:\n compile(s, sys.argv[1], 'exec', 0, 1)\n"
+    "except (SyntaxError, ValueError, TypeError):\n"
+    " import traceback\n"
+    " e = sys.exc_info()\n"
+    " sys.stderr.write(''.join(traceback.format_exception_only(e[0], e[1])))\n"
+    " sys.exit(3)\n"
+)
+_DOES_NOT_COMPILE = 3
+
+
+def python_compiles(
+    runner: sandbox.Runner, limits: sandbox.Limits, source: str, warm: bool
+) -> tuple[bool, str, sandbox.Run]:
+    """(compiles, the compiler's message, the step's run): the source compiled by the
+    program's own interpreter in the sandbox, under the program's limits. The judge runs it
+    once a run of the program has failed: a program that compiles never pays for it."""
+    check = replace(
+        runner, run_argv=(runner.run_argv[0], "-S", "-c", PYTHON_COMPILE, runner.source_name)
+    )
+    run = _run_test(check, limits, "", {runner.source_name: source}, {}, warm)
+    failed = run.exit_code == _DOES_NOT_COMPILE
+    return not failed, _tail(run.stderr, 500) if failed else "", run
+
+
+def _compile_error(
+    program: Program, problem: Problem, diagnostics: str, wall_ms: int, isolation: str
+) -> Verdict:
+    return Verdict(
+        program.submission_id,
+        program.problem_id,
+        COMPILE_ERROR,
+        0,
+        0,
+        len(problem.tests),
+        0,
+        0,
+        wall_ms,
+        diagnostics,
+        isolation,
+    )
 
 
 def judge_program(
@@ -240,31 +268,21 @@ def judge_program(
 ) -> Verdict:
     """The verdict of one program on one problem's tests (a pure function of its arguments).
 
-    Raises SandboxError when there is no runner for the program's language."""
+    Raises SandboxError when there is no runner for the program's language, InputError when
+    the problem could judge nothing (testcases.check_problem)."""
+    check_problem(problem, f"problem {problem.problem_id!r}")
     runner = languages.runner_for(program.language, program.original_language, options.python)
     limits = runner.limits(options.limits(problem))
     if problem.kind == "function":
         return _judge_function(program, problem, runner, limits, options)
     source = problem.program(program.code)
-    executables: dict[str, str] = {}
     wall = 0
     isolation = ""
+    executables: dict[str, str] = {}
     if runner.compiled:
         compiled = sandbox.compile_source(runner, source, options.isolation)
         if not compiled.ok:
-            return Verdict(
-                program.submission_id,
-                program.problem_id,
-                COMPILE_ERROR,
-                0,
-                0,
-                len(problem.tests),
-                0,
-                0,
-                0,
-                compiled.diagnostics[-500:],
-                "",
-            )
+            return _compile_error(program, problem, compiled.diagnostics[-500:], 0, "")
         executables = {runner.binary_name: compiled.binary}  # type: ignore[dict-item]
         files: dict[str, str] = {}
     else:
@@ -272,18 +290,27 @@ def judge_program(
     results: list[TestResult] = []
     decided: str | None = None
     presentation: TestResult | None = None
+    compile_step = runner.language == "Python"
     for test in problem.tests:
         run = _run_test(runner, limits, test.input, files, executables, options.warm)
         isolation = run.isolation.describe()
         wall += run.wall_ms
-        status, detail = classify(run, test, problem, runner)
+        if compile_step and run.exit_code not in (0, None):
+            # Only a program whose run failed can be one that does not compile: its compile
+            # step runs then, once, and decides (what the run printed decides nothing).
+            compile_step = False
+            compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
+            wall += check.wall_ms
+            if not compiles:
+                return _compile_error(program, problem, diagnostics, wall, isolation)
+        status, detail = classify(run, test, problem)
         result = TestResult(test.name, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
         results.append(result)
         if status == PRESENTATION_ERROR:
             presentation = presentation or result
         elif status != ACCEPTED:
             decided = decided or status
-            if options.stop_at_first_failure or status == COMPILE_ERROR:
+            if options.stop_at_first_failure:
                 break
     if decided is not None:
         first = next(r for r in results if r.status == decided)
@@ -331,31 +358,24 @@ def _run_test(
     return run
 
 
-def function_verdict(outcome: harness.Outcome) -> tuple[str, str]:
-    """(verdict, detail) of a function problem's checks (codelog.execution.harness): only
-    the checker's own verdict can make it Accepted."""
+def function_verdict(outcome: harness.Outcome, memory_limit_kb: int) -> tuple[str, str]:
+    """(verdict, detail) of a function problem's checks (codelog.execution.harness), the
+    source compiled already: only the checker's own verdict can make it Accepted or Wrong
+    Answer; whatever the candidate printed or raised, a failure of its own is a Runtime Error."""
     run = outcome.candidate
     if run.output_exceeded:
         return OUTPUT_LIMIT, "output past the cap; the program was stopped"
-    if outcome.verdict == "not-ready" and _python_compile_error(run.stderr):
-        return COMPILE_ERROR, _tail(run.stderr)
     if run.timed_out or outcome.verdict == "timeout":
         return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
+    if memory_limit_hit(run, memory_limit_kb):
+        return MEMORY_LIMIT, f"peak {run.memory_kb} KB, the limit {memory_limit_kb} KB"
     if outcome.verdict == "pass":
         return ACCEPTED, ""
     if outcome.verdict == "assert":
         return WRONG_ANSWER, _tail(outcome.detail.encode())
     if outcome.verdict in ("not-ready", "gone"):
-        if any(marker in run.stderr for marker in _OUT_OF_MEMORY):
-            return MEMORY_LIMIT, _tail(run.stderr)
-        if outcome.verdict == "not-ready" and re.search(
-            rb"^AssertionError\b", run.stderr, re.MULTILINE
-        ):
-            return WRONG_ANSWER, _tail(run.stderr)
         when = "before its checks ran" if outcome.verdict == "not-ready" else "during its checks"
         return RUNTIME_ERROR, f"exited {when} (status {run.exit_code}): {_tail(run.stderr)}"
-    if "MemoryError" in outcome.detail:
-        return MEMORY_LIMIT, _tail(outcome.detail.encode())
     return RUNTIME_ERROR, _tail(outcome.detail.encode())
 
 
@@ -370,7 +390,14 @@ def _judge_function(
         raise sandbox.SandboxError(f"function problems run Python only, not {runner.language}")
     outcome = harness.check_function(problem, program.code, runner, limits, warm=options.warm)
     run = outcome.candidate
-    status, detail = function_verdict(outcome)
+    wall = run.wall_ms
+    if outcome.verdict == "not-ready":  # it exited before its checks: did it compile?
+        source = problem.program(program.code)
+        compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
+        wall += check.wall_ms
+        if not compiles:
+            return _compile_error(program, problem, diagnostics, wall, run.isolation.describe())
+    status, detail = function_verdict(outcome, problem.memory_limit_kb)
     test = problem.tests[0].name if problem.tests else "check"
     result = TestResult(test, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
     return Verdict(
@@ -382,7 +409,7 @@ def _judge_function(
         tests_total=1,
         cpu_ms=run.cpu_ms,
         memory_kb=run.memory_kb,
-        wall_ms=run.wall_ms,
+        wall_ms=wall,
         detail="" if status == ACCEPTED else f"{test}: {detail}",
         isolation=run.isolation.describe(),
         results=(result,),

@@ -6,11 +6,14 @@ A run streams, so the driver's memory does not grow with the input (CodeNet: 14M
   footer; a samples file is checked line by line (so a bad line stops the run before anything
   is judged) and its submission ids, not its code, are kept to refuse a repeat. The second
   pass reads programs a batch at a time, as the judge's in-flight window frees up
-  (`judge_pairs`).
+  (`judge_pairs`), and must find as many as the first. A pipe (`<(gen)`, `/dev/stdin`) reads
+  once: it is spooled to a temporary file beside the output first.
 - **Results, in input order.** They are journaled as they arrive (codelog.execution.journal).
   Since the journal is in input order too, it holds the results of the first programs of the
   input, whatever runs wrote it: a resumed run reads those back a line at a time beside the
-  first programs it reads, checking their ids, and judges the rest: no table of ids.
+  first programs it reads, checking their ids and their keys (the code, language and tests
+  judged: `verdict_key`), and judges the rest, from the first program that changed: no
+  table of ids.
 - **Outputs, as rows arrive.** CI rows go to a temporary file in row groups of at most
   ROW_GROUP_ROWS rows or ROW_GROUP_CODE_BYTES of code (ci_format.RowsWriter), --details lines
   likewise; both are renamed into place when the run is whole. Counts and the label audit are
@@ -20,9 +23,11 @@ A run streams, so the driver's memory does not grow with the input (CodeNet: 14M
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import json
 import os
+import stat
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +36,7 @@ from typing import Any
 
 from codelog.errors import CodelogError, InputError
 from codelog.execution import languages
+from codelog.execution.journal import Entry, Journal, journal_path, key_of
 from codelog.execution.judge import (
     DEFAULT_OPTIONS,
     JudgeOptions,
@@ -41,7 +47,7 @@ from codelog.execution.judge import (
     result_from_record,
     result_record,
 )
-from codelog.execution.testcases import Problem, dataset_manifest
+from codelog.execution.testcases import Problem, dataset_manifest, load_problems, problem_files
 from codelog.executors import LOCAL, ExecutorSpec
 from codelog.files import check_output_file, json_lines, mark_written
 
@@ -109,28 +115,54 @@ def _sample(path: Path, n: int, record: Any, per_problem: Counter[str]) -> Progr
     )
 
 
-def _samples(path: Path, limit: int | None) -> Iterator[tuple[int, Program]]:
+def _samples(path: Path, limit: int | None, name: Path) -> Iterator[tuple[int, Program]]:
     per_problem: Counter[str] = Counter()
     for n, record in itertools.islice(json_lines(path), limit):
-        yield n, _sample(path, n, record, per_problem)
+        yield n, _sample(name, n, record, per_problem)
 
 
-def samples_source(path: Path, limit: int | None = None) -> ProgramSource:
+def is_stream(path: Path) -> bool:
+    """True for a pipe, socket or terminal (`<(gen)`, `/dev/stdin` fed by `|`): it reads once,
+    so the two passes of a run need it spooled to a file first (`spool`)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def spool(stream: Path, directory: Path) -> Path:
+    """The bytes of `stream`, read once, in a file of `directory` (the caller removes it)."""
+    import shutil
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix=".codelog-judge-input-", suffix=".jsonl", dir=directory)
+    with open(stream, "rb") as src, os.fdopen(fd, "wb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+    return Path(name)
+
+
+def samples_source(
+    path: Path, limit: int | None = None, *, name: Path | None = None
+) -> ProgramSource:
     """The programs of a JSONL file (the first `limit`): problem_id (or task_id) and code (or
     completion) per line; optional submission_id, language (default Python),
-    original_language, user_id, date. Every line is checked here, before any is judged."""
+    original_language, user_id, date. Every line is checked here, before any is judged
+    (errors name `name`, default `path`). The file is read twice: a stream (`is_stream`) is
+    spooled to a file first (`spool`)."""
     path = Path(path)
+    shown = Path(name or path)  # the file errors name: the user's, not a spool
     seen: dict[str, int] = {}  # submission id -> line: ids only, never the code
-    for n, program in _samples(path, limit):
+    for n, program in _samples(path, limit, shown):
         first = seen.setdefault(program.submission_id, n)
         if first != n:
             raise InputError(
-                path,
+                shown,
                 f"submission_id {program.submission_id!r} repeats line {first}",
                 line=n,
                 column="submission_id",
             )
-    return ProgramSource(path, len(seen), lambda: (p for _, p in _samples(path, limit)))
+    return ProgramSource(shown, len(seen), lambda: (p for _, p in _samples(path, limit, shown)))
 
 
 def _dataset_programs(path: Path, limit: int) -> Iterator[Program]:
@@ -262,6 +294,8 @@ class DetailsFile:
     def __init__(self, out: Path) -> None:
         self.out = Path(out)
         self._tmp = self.out.with_name(f".{self.out.name}.tmp")
+        if self._tmp.is_symlink():  # codelog's own temporary name: never written through
+            self._tmp.unlink()
         self._file = self._tmp.open("w", encoding="utf-8")
 
     def add(self, record: Mapping[str, Any]) -> None:
@@ -431,18 +465,16 @@ def run_judge(
 
     Every output follows codelog.files.check_output_file, checked before anything runs: never
     an input (the samples, the dataset, a problems file), never another output of this run,
-    and an existing file only if codelog wrote it or with `force`. Results are journaled as
-    they arrive (codelog.execution.journal): an interrupted run, re-run with the same
-    arguments, judges only the programs it had not judged yet."""
-    import dataclasses
-    import time
+    and an existing file only if codelog wrote it or with `force`. One run at a time writes
+    `out` (the lock `codelog build` takes on its output). Results are journaled as they arrive
+    (codelog.execution.journal), keyed on the code and the tests judged: an interrupted run,
+    re-run with the same arguments, judges only the programs it had not judged yet, and again
+    those whose code or tests changed since. A pipe (`<(gen)`, `/dev/stdin`) is read once,
+    into a temporary file beside `out`."""
+    from codelog.files import exclusive_lock, writing
 
-    from codelog.execution.journal import Journal, journal_path
-    from codelog.execution.testcases import load_problems, problem_files
-    from codelog.progress import rate_progress
-
-    source = Path(source)
-    outputs = [("--out", Path(out)), ("--problems-out", problems_out), ("--details", details_out)]
+    source, out = Path(source), Path(out)
+    outputs = [("--out", out), ("--problems-out", problems_out), ("--details", details_out)]
     inputs = [source, *(benchmark[1] if benchmark else problem_files(tests or ""))]
     for i, (option, path) in enumerate(outputs):
         if path is not None:
@@ -451,30 +483,97 @@ def run_judge(
             )
     if limit is not None and limit < 0:
         raise CodelogError(f"--limit {limit}: the number of programs to judge is 0 or more")
-    if source.is_dir():
-        programs = dataset_source(source, limit)
-        problems = dict(benchmark[0]) if benchmark else load_problems(tests or f"codenet:{source}")
-    else:
-        if tests is None:
-            raise CodelogError(
-                "--tests is required with a samples file: a benchmark (humaneval, mbpp:PATH, "
-                "apps:PATH, ...), codenet, codenet:DIR or a problems .jsonl"
+    if not source.is_dir() and tests is None:
+        raise CodelogError(
+            "--tests is required with a samples file: a benchmark (humaneval, mbpp:PATH, "
+            "apps:PATH, ...), codenet, codenet:DIR or a problems .jsonl"
+        )
+    lock = out.parent / f".{out.name}.lock"
+    with (
+        exclusive_lock(lock, str(out), activity="judge run", wait_option=None),
+        contextlib.ExitStack() as spooled,
+    ):
+        # what the journal names the input by: a pipe's path resolves to a new name each run
+        # (pipe:[N]); as given (/dev/stdin, /dev/fd/63), a re-run of the command resumes
+        identity = str(source) if is_stream(source) else str(source.resolve())
+        if source.is_dir():
+            programs = dataset_source(source, limit)
+            problems = (
+                dict(benchmark[0]) if benchmark else load_problems(tests or f"codenet:{source}")
             )
-        programs = samples_source(source, limit)
-        problems = dict(benchmark[0]) if benchmark else load_problems(tests)
+        else:
+            read = source
+            if is_stream(source):
+                with writing(out):
+                    read = spool(source, out.parent)
+                spooled.callback(read.unlink, missing_ok=True)
+            programs = samples_source(read, limit, name=source)
+            problems = dict(benchmark[0]) if benchmark else load_problems(str(tests))
+        with writing(out):  # a full disk names the file it could not write
+            return _judge_run(
+                source, identity, out, programs, problems, tests, options, workers,
+                show_progress, problems_out, details_out, force, executor,
+            )  # fmt: skip
+
+
+def problem_key(problem: Problem | None) -> str:
+    """A digest of what the judge reads of a problem: its tests, limits and rules, not its
+    statement or name (None: no such problem)."""
+    if problem is None:
+        return key_of(None)
+    judged = dataclasses.asdict(problem)
+    return key_of({k: v for k, v in judged.items() if k not in ("statement", "name")})
+
+
+def verdict_key(program: Program, problem: str) -> str:
+    """What a verdict is keyed on in the journal: the program's code and language, and its
+    problem's `problem_key`."""
+    return key_of(program.language, program.code, problem)
+
+
+def _judge_run(
+    source: Path,
+    identity: str,
+    out: Path,
+    programs: ProgramSource,
+    problems: Mapping[str, Problem],
+    tests: str | None,
+    options: JudgeOptions,
+    workers: int | None,
+    show_progress: bool,
+    problems_out: Path | None,
+    details_out: Path | None,
+    force: bool,
+    executor: ExecutorSpec,
+) -> JudgeReport:
+    import time
+
+    from codelog.progress import rate_progress, say
+
     if not programs.count:
         raise InputError(source, "no programs to judge")
-    header = {"source": str(source.resolve()), "tests": tests, **dataclasses.asdict(options)}
-    journal = Journal(journal_path(Path(out)), header, force=force)
-    report = JudgeReport(resumed=min(journal.resumed, programs.count))
+    problem_keys: dict[str, str] = {}  # problem id -> problem_key, computed once per problem
+
+    def key(program: Program) -> str:
+        pid = program.problem_id
+        if pid not in problem_keys:
+            problem_keys[pid] = problem_key(problems.get(pid))
+        return verdict_key(program, problem_keys[pid])
+
+    header = {"source": identity, "tests": tests, **dataclasses.asdict(options)}
+    journal = Journal(journal_path(out), header, force=force)
+    report = JudgeReport()
     agreement = LabelAudit(programs.statuses)
     used: set[str] = set()  # problem ids, for --problems-out
+    seen = 0  # programs read on this pass: the first pass counted programs.count
     try:
         with contextlib.ExitStack() as outs:
-            rows = outs.enter_context(CIRows(Path(out)))
+            rows = outs.enter_context(CIRows(out))
             details = outs.enter_context(DetailsFile(details_out)) if details_out else None
 
             def emit(program: Program, result: Verdict | Skipped) -> None:
+                nonlocal seen
+                seen += 1
                 if isinstance(result, Verdict):
                     rows.add(program, result)
                 if details is not None:
@@ -484,32 +583,58 @@ def run_judge(
                 used.add(program.problem_id)
 
             stream = programs.programs()
+            changed: list[Program] = []  # the first program judged again, if one changed
+            can_resume = min(journal.resumed, programs.count)
+            entries = journal.resumed_records()
             resumed = zip(
-                itertools.islice(stream, report.resumed),
-                itertools.islice(journal.resumed_records(), report.resumed),  # past --limit
+                itertools.islice(stream, can_resume),
+                itertools.islice(entries, can_resume),  # past --limit
                 strict=True,
             )
-            for i, (program, (line, record)) in enumerate(resumed, 1):
-                if record["submission_id"] != program.submission_id:
+            for i, (program, entry) in enumerate(resumed, 1):
+                if entry.record.get("submission_id") != program.submission_id:
                     raise CodelogError(
-                        f"{journal.path} line {line}: holds the verdict of "
-                        f"{record['submission_id']!r}, but program {i} of {source} is "
-                        f"{program.submission_id!r}: the input changed since the interrupted "
-                        f"run; delete {journal.path} to judge it from the start"
+                        f"{journal.path} line {entry.line}: holds the verdict of "
+                        f"{entry.record.get('submission_id')!r}, but program {i} of {source} "
+                        f"is {program.submission_id!r}: the input changed since the "
+                        f"interrupted run; delete {journal.path} to judge it from the start"
                     )
-                emit(program, result_from_record(record))
+                if entry.key != key(program):
+                    say(
+                        f"{program.submission_id} (program {i}) is not the program, or its "
+                        "problem's tests are not the tests, the interrupted run judged: "
+                        "judging it and the programs after it again"
+                    )
+                    changed.append(program)
+                    break
+                emit(program, _journaled_result(journal.path, entry))
+                report.resumed = i
+            entries.close()
+            if report.resumed < journal.resumed:
+                journal.rewind(report.resumed)
             start = time.monotonic()
             todo = programs.count - report.resumed
             with rate_progress("programs", disable=not show_progress) as progress:
                 task = progress.add_task("judge", total=todo)
                 judged = judge_pairs(
-                    stream, problems, options, total=todo, workers=workers, executor=executor
+                    itertools.chain(changed, stream),
+                    problems,
+                    options,
+                    total=todo,
+                    workers=workers,
+                    executor=executor,
                 )
                 for program, result in judged:
-                    journal.append(result_record(result))
+                    journal.append(result_record(result), key=key(program))
                     emit(program, result)
                     progress.advance(task)
             report.seconds = time.monotonic() - start
+            if seen != programs.count:  # leaving by an exception drops the outputs
+                raise InputError(
+                    source,
+                    f"{programs.count:,} programs on the first read, {seen:,} on the second: "
+                    "it changed while being judged; nothing was written",
+                )
     finally:
         journal.close()
     report.rows_written = rows.rows
@@ -518,3 +643,13 @@ def run_judge(
         write_problems([problems[p] for p in sorted(used & problems.keys())], problems_out)
     journal.remove()  # the outputs are whole: nothing left to resume
     return report
+
+
+def _journaled_result(path: Path, entry: Entry) -> Verdict | Skipped:
+    try:
+        return result_from_record(entry.record)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise CodelogError(
+            f"{path} line {entry.line}: not a verdict codelog journaled (edited or damaged); "
+            "pass --force to judge from the start"
+        ) from None

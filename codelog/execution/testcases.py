@@ -5,8 +5,8 @@ A `Problem` is either
   (CodeNet, competitive-programming sets); or
 - **function**: the program is `code_prompt + completion`; the checks (`test_code`, then
   `check(entry_point)`; or MBPP-style asserts) run in another process against it and decide
-  (HumanEval, MBPP; codelog.execution.harness). An AssertionError is a wrong answer; any
-  other failure a runtime error.
+  (HumanEval, MBPP; codelog.execution.harness). An AssertionError of the checks is a wrong
+  answer; any other failure (the candidate's own AssertionError too) a runtime error.
 
 Sources (`load_problems(spec)`):
 - `codenet` / `codenet:ROOT`: a Project CodeNet tree (the bundled sample without ROOT). The
@@ -88,9 +88,12 @@ class Problem:
         return "function" if self.test_code is not None else "stdio"
 
     def program(self, code: str) -> str:
-        """The source that runs for a stdio problem: the code, after the problem's
-        `code_prompt` when it has one (APPS's import header). (A function problem's code runs
-        apart from its checks: codelog.execution.harness.)"""
+        """The source that runs: the problem's `code_prompt` (a function problem's prompt, which
+        the completion continues; APPS's import header) then the code; a function problem's
+        source ends with a newline, and its checks run apart from it
+        (codelog.execution.harness)."""
+        if self.kind == "function":
+            return (self.code_prompt or "") + code + "\n"
         return (self.code_prompt or "") + code
 
 
@@ -157,11 +160,26 @@ def parse_text_samples(prompt: str, where: str = "prompt") -> list[tuple[str, st
     return list(zip(inputs, outputs, strict=True))
 
 
-def _int(value: str | None, default: int) -> int:
-    try:
-        return int(value) if value not in (None, "") else default
-    except ValueError:
+def _csv_limit(
+    row: dict[str, str], column: str, default: int, listing: Path, line: int | None
+) -> int:
+    """A limit of problem_list.csv: empty is the default; anything but a positive integer is
+    an error at its row (a limit of "abc" or -5 is no limit a judge had)."""
+    value = (row.get(column) or "").strip()
+    if not value:
         return default
+    try:
+        limit = int(value)
+    except ValueError:
+        limit = 0
+    if limit <= 0:
+        raise InputError(
+            listing,
+            f"{column} must be a positive integer, not {value!r}",
+            line=line,
+            column=column,
+        )
+    return limit
 
 
 def _derived_tests(root: Path, problem_id: str) -> list[TestCase]:
@@ -191,10 +209,11 @@ def codenet_problems(root: Path, problem_ids: Iterable[str] | None = None) -> di
     listing = root / "metadata" / "problem_list.csv"
     if not (root / "problem_descriptions").is_dir():
         raise InputError(root, "not a Project CodeNet tree: no problem_descriptions/ directory")
-    rows: dict[str, dict[str, str]] = {}
+    rows: dict[str, tuple[int | None, dict[str, str]]] = {}  # id -> (line, row)
     if listing.is_file():
         with listing.open(newline="", encoding="utf-8") as f:
-            rows = {r["id"]: r for r in csv.DictReader(f) if r.get("id")}
+            reader = csv.DictReader(f)
+            rows = {r["id"]: (reader.line_num, r) for r in reader if r.get("id")}
     wanted = (
         sorted(set(problem_ids))
         if problem_ids is not None
@@ -209,12 +228,12 @@ def codenet_problems(root: Path, problem_ids: Iterable[str] | None = None) -> di
         tests += _derived_tests(root, pid)
         if not tests:
             continue
-        row = rows.get(pid, {})
+        line, row = rows.get(pid, (None, {}))
         problems[pid] = Problem(
             problem_id=pid,
             tests=tuple(tests),
-            time_limit_ms=_int(row.get("time_limit"), DEFAULT_TIME_LIMIT_MS),
-            memory_limit_kb=_int(row.get("memory_limit"), DEFAULT_MEMORY_LIMIT_KB),
+            time_limit_ms=_csv_limit(row, "time_limit", DEFAULT_TIME_LIMIT_MS, listing, line),
+            memory_limit_kb=_csv_limit(row, "memory_limit", DEFAULT_MEMORY_LIMIT_KB, listing, line),
             tolerance=tolerance_from_statement(statement) if statement else None,
             statement=html_to_text(statement) if statement else None,
             name=row.get("name") or None,
@@ -288,17 +307,40 @@ def humaneval_problems(path: Path | None = None) -> dict[str, Problem]:
     }
 
 
-def _function_problem(record: dict[str, Any], where: str, line: int) -> Problem:
+def _function_problem(record: dict[str, Any], where: Path | str, line: int) -> Problem:
+    """A HumanEval-style record: `prompt`, then the completion, then `test` and
+    `check(entry_point)`. Without an entry point `check` is never called, and without test
+    code there is nothing to check: either would accept any program."""
     pid = str(record.get("task_id", record.get("problem_id")))
+    prompt, test, entry_point = record.get("prompt"), record.get("test"), record.get("entry_point")
+    if not isinstance(prompt, str):
+        raise InputError(where, "prompt must be a string", line=line, column="prompt")
+    if not isinstance(test, str) or not test.strip():
+        raise InputError(
+            where,
+            f"test must be the test code (a string defining check(candidate)), not {test!r}",
+            line=line,
+            column="test",
+        )
+    if not isinstance(entry_point, str) or not entry_point.isidentifier():
+        raise InputError(
+            where,
+            "needs entry_point, the name of the function check(candidate) is given "
+            f"(without it no check runs), not {entry_point!r}",
+            line=line,
+            column="entry_point",
+        )
     return Problem(
         problem_id=pid,
         tests=(TestCase("check"),),
-        time_limit_ms=int(record.get("time_limit_ms", HUMANEVAL_TIME_LIMIT_MS)),
-        memory_limit_kb=int(record.get("memory_limit_kb", DEFAULT_MEMORY_LIMIT_KB)),
-        statement=record["prompt"],
-        code_prompt=record["prompt"],
-        test_code=record["test"],
-        entry_point=record.get("entry_point"),
+        time_limit_ms=positive_int(record, "time_limit_ms", HUMANEVAL_TIME_LIMIT_MS, where, line),
+        memory_limit_kb=positive_int(
+            record, "memory_limit_kb", DEFAULT_MEMORY_LIMIT_KB, where, line
+        ),
+        statement=prompt,
+        code_prompt=prompt,
+        test_code=test,
+        entry_point=entry_point,
     )
 
 
@@ -310,9 +352,7 @@ def jsonl_problems(path: Path) -> dict[str, Problem]:
     path = Path(path)
     problems: dict[str, Problem] = {}
     for n, record in json_lines(path):
-        if not isinstance(record, dict):
-            raise InputError(path, "not a JSON object", line=n)
-        problem = _jsonl_problem(record, path, n)
+        problem = problem_from_record(record, path, n)
         if problem.problem_id in problems:
             raise InputError(path, f"problem {problem.problem_id!r} appears twice", line=n)
         problems[problem.problem_id] = problem
@@ -321,16 +361,22 @@ def jsonl_problems(path: Path) -> dict[str, Problem]:
     return problems
 
 
-def _jsonl_problem(record: dict[str, Any], path: Path, line: int) -> Problem:
+def problem_from_record(record: Any, path: Path | str, line: int) -> Problem:
+    """One problem from one decoded JSON line of a problems file (the module docstring's
+    schema), checked: anything that could not judge a program is an InputError naming
+    `path`, `line` and the key (no tests, an empty `test_list`, no `entry_point`, a null
+    `test`, a limit that is not a positive integer)."""
+    if not isinstance(record, dict):
+        raise InputError(path, "not a JSON object", line=line)
     pid = record.get("problem_id", record.get("task_id"))
     if pid is None or pid == "":
         raise InputError(path, "needs a problem_id (or task_id)", line=line)
     pid = str(pid)
     if "test" in record and "prompt" in record:
-        return _function_problem({**record, "task_id": pid}, str(path), line)
+        return check_problem(_function_problem({**record, "task_id": pid}, path, line), path, line)
     limits = {
-        "time_limit_ms": _positive(record, "time_limit_ms", DEFAULT_TIME_LIMIT_MS, path, line),
-        "memory_limit_kb": _positive(
+        "time_limit_ms": positive_int(record, "time_limit_ms", DEFAULT_TIME_LIMIT_MS, path, line),
+        "memory_limit_kb": positive_int(
             record, "memory_limit_kb", DEFAULT_MEMORY_LIMIT_KB, path, line
         ),
     }
@@ -340,14 +386,26 @@ def _jsonl_problem(record: dict[str, Any], path: Path, line: int) -> Problem:
             raise InputError(
                 path, "test_list must be a list of strings", line=line, column="test_list"
             )
+        if not any(a.strip() for a in asserts):
+            raise InputError(
+                path,
+                "test_list has no asserts: a problem with nothing to check accepts any program",
+                line=line,
+                column="test_list",
+            )
         setup = record.get("test_setup_code") or ""
-        return Problem(
+        if not isinstance(setup, str):
+            raise InputError(
+                path, "test_setup_code must be a string", line=line, column="test_setup_code"
+            )
+        problem = Problem(
             problem_id=pid,
             tests=(TestCase("asserts"),),
             statement=record.get("text") or record.get("prompt"),
             test_code=(setup + "\n" if setup else "") + "\n".join(asserts),
             **limits,
         )
+        return check_problem(problem, path, line)
     tests = record.get("tests")
     if not isinstance(tests, list) or not tests:
         raise InputError(
@@ -374,7 +432,7 @@ def _jsonl_problem(record: dict[str, Any], path: Path, line: int) -> Problem:
         raise InputError(
             path, "float_tolerance must be a number or {absolute, relative}", line=line
         )
-    return Problem(
+    problem = Problem(
         problem_id=pid,
         tests=tuple(cases),
         tolerance=tolerance,
@@ -384,6 +442,43 @@ def _jsonl_problem(record: dict[str, Any], path: Path, line: int) -> Problem:
         origin=_origin(record.get("origin"), path, line),
         **limits,
     )
+    return check_problem(problem, path, line)
+
+
+def check_problem(problem: Problem, where: Path | str, line: int | None = None) -> Problem:
+    """`problem` itself if it can judge a program, else an InputError naming `where` and
+    `line`: the rules every source's problems keep, whoever built them (a reader of another
+    benchmark calls this on each). A problem that fails them would accept anything (no tests,
+    a stdio test with no expected output, a function problem with no checks or no entry
+    point to check) or judge under a limit no judge had."""
+    for key in ("time_limit_ms", "memory_limit_kb"):
+        positive_int({key: getattr(problem, key)}, key, 1, where, line)
+    if not problem.tests:
+        raise InputError(where, f"problem {problem.problem_id!r} has no tests", line=line)
+    if problem.kind == "function":
+        if not (problem.test_code or "").strip():
+            raise InputError(where, f"problem {problem.problem_id!r} has no test code", line=line)
+        # a name, or Class.method (APPS's and LeetCode's `class Solution` form)
+        entry = (problem.entry_point or "").split(".")
+        if problem.code_prompt is not None and not all(part.isidentifier() for part in entry):
+            raise InputError(
+                where,
+                f"problem {problem.problem_id!r} needs an entry_point: check(candidate) is "
+                "given that function, and without it no check runs",
+                line=line,
+                column="entry_point",
+            )
+        return problem
+    for test in problem.tests:
+        if not isinstance(test.input, str) or not isinstance(test.output, str):
+            raise InputError(
+                where,
+                f"problem {problem.problem_id!r}, {test.name}: input and output must be "
+                "strings (a test with no expected output accepts any program that exits 0)",
+                line=line,
+                column="tests",
+            )
+    return problem
 
 
 def _origin(
@@ -403,10 +498,16 @@ def _origin(
     return None if origin == "codelog" else origin
 
 
-def _positive(record: dict, key: str, default: int, path: Path, line: int) -> int:
+def positive_int(
+    record: dict[str, Any], key: str, default: int, where: Path | str, line: int | None
+) -> int:
+    """`record[key]` (`default` when absent) if it is a positive integer, else an InputError
+    at `where`, `line`, `key`: -5 is not a 1 ms limit, nor "abc" a traceback."""
     value = record.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise InputError(path, f"{key} must be a positive integer", line=line, column=key)
+        raise InputError(
+            where, f"{key} must be a positive integer, not {value!r}", line=line, column=key
+        )
     return value
 
 

@@ -69,14 +69,15 @@ def read_code(path: str, max_bytes: int, code_root: str | None) -> str:
         raise RowRejected("path_escape", f"{path} resolves outside {code_root}")
     try:
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+            # O_NONBLOCK: opening a FIFO must not wait for a writer (fstat then rejects it)
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError as exc:
             if exc.errno != errno.ELOOP:
                 raise
             real = os.path.realpath(path)  # the file is a symlink: follow it, then check
             if code_root is not None and not _inside(real, code_root):
                 raise RowRejected("path_escape", f"{path} resolves outside {code_root}") from None
-            fd = os.open(real, os.O_RDONLY)
+            fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK)
         try:
             data = _read_regular(fd, path, max_bytes)
         finally:

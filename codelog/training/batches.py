@@ -165,12 +165,40 @@ def prepare_step(
     # unless the KL penalty needs its tokens. One is kept if none is left, so that every rank
     # takes part in the step's gradient all-reduce.
     live = [i for i in seqs if advantages[i] != 0 or t.kl > 0] or [min(seqs)]
+    return StepData(
+        groups,
+        group_of,
+        rows,
+        index.rewards[rows],
+        index.is_correct[rows],
+        advantages,
+        {i: len(seqs[i][0]) for i in seqs},
+        micro_batches(
+            seqs, live, advantages * scale, scale, tokenizer.pad_token_id, t, rows, reference
+        ),
+        truncated,
+        sampler.state_dict(),
+    )
+
+
+def micro_batches(
+    seqs: dict[int, tuple[list[int], int]],
+    live: list[int],
+    weight: np.ndarray,
+    kl_weight: np.ndarray,
+    pad_id: int,
+    t: Train,
+    rows: np.ndarray | None = None,
+    reference: Any = None,
+) -> list[MicroBatch]:
+    """The `live` sequences of `seqs` ({position: (ids, prompt length)}) cut into length-aware
+    micro-batches of at most `t.batch_tokens` padded tokens; `weight` and `kl_weight` are per
+    position in the step, `rows` (row numbers) look up the cached reference log-probs.
+    bench/gpu.py feeds it synthetic sequences: the trainer's batches without a dataset."""
     batches = []
     for plan in data.plan_micro_batches([len(seqs[i][0]) for i in live], t.batch_tokens):
         members = [live[k] for k in plan]
-        input_ids, attention_mask, loss_mask = collate(
-            [seqs[i] for i in members], tokenizer.pad_token_id
-        )
+        input_ids, attention_mask, loss_mask = collate([seqs[i] for i in members], pad_id)
         ref_logp = None
         if reference is not None:
             ref_logp = torch.zeros(input_ids.shape, dtype=torch.float32)
@@ -182,22 +210,11 @@ def prepare_step(
                 input_ids,
                 attention_mask,
                 loss_mask,
-                weight=torch.tensor(advantages[members] * scale[members], dtype=torch.float32),
-                kl_weight=torch.tensor(scale[members], dtype=torch.float32),
+                weight=torch.tensor(weight[members], dtype=torch.float32),
+                kl_weight=torch.tensor(kl_weight[members], dtype=torch.float32),
                 sequence=members,
                 min_prompt=min(seqs[i][1] for i in members),
                 ref_logp=ref_logp,
             )
         )
-    return StepData(
-        groups,
-        group_of,
-        rows,
-        index.rewards[rows],
-        index.is_correct[rows],
-        advantages,
-        {i: len(seqs[i][0]) for i in seqs},
-        batches,
-        truncated,
-        sampler.state_dict(),
-    )
+    return batches

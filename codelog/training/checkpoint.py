@@ -1,13 +1,22 @@
 """A run directory: what the run is (run.json), its checkpoints, and the lock that keeps it to one
 trainer. A checkpoint holds everything needed to continue exactly: weights (save_pretrained),
 tokenizer, recipe, the dataset's input_fingerprint, optimizer, scheduler, RNG and sampler state.
+
+A checkpoint is read as data, never as code: the trainer state is a torch file of tensors,
+numbers, strings and containers only (RNG states are tensors; the sampler's numpy state is a
+dict of ints), loaded with `weights_only=True`, so a pickle planted in `trainer_state.pt` is
+refused, not run. A checkpoint whose files cannot be read is one TrainingError naming the file.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import pickle
+import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +63,54 @@ def save_checkpoint(
     for old in checkpoints(run_dir)[:-keep] if keep else []:
         shutil.rmtree(old)
     return final
+
+
+def load_state(checkpoint: Path) -> dict[str, Any]:
+    """The trainer state saved with `checkpoint`, read as data (`weights_only=True`): a file
+    that is damaged, or holds anything but tensors, numbers, strings and containers, is a
+    TrainingError naming it. Checkpoints of earlier codelog versions hold the same types and
+    load as they are."""
+    path = checkpoint / STATE_FILE
+    try:
+        state = torch.load(path, map_location="cpu", weights_only=True)
+    except (pickle.UnpicklingError, EOFError, RuntimeError, ValueError, OSError) as exc:
+        if isinstance(exc, torch.OutOfMemoryError):
+            raise
+        # torch's message is advice to load with weights_only=False (never, here); keep what
+        # it found: "Unsupported global: GLOBAL posix.system ..." says what was planted
+        found = re.search(r"WeightsUnpickler error:\s*(.+?)(?:\. |\n|$)", str(exc), re.S)
+        text = str(exc).strip()
+        reason = found.group(1).strip() if found else (text.splitlines()[0] if text else "")
+        reason = reason or type(exc).__name__
+        raise TrainingError(
+            f"{path}: not a trainer state codelog can read ({reason}); it was not loaded. "
+            "Remove this checkpoint to resume from the one before, or start the run again"
+        ) from None
+    if not isinstance(state, dict) or not isinstance(state.get("step"), int):
+        raise TrainingError(f"{path}: not a trainer state (no step); it was not used")
+    return state
+
+
+@contextlib.contextmanager
+def reading(checkpoint: Path | None) -> Iterator[None]:
+    """Turns a failure to read the weights or tokenizer of `checkpoint` (a truncated
+    model.safetensors, say) into one TrainingError naming the checkpoint."""
+    if checkpoint is None:
+        yield
+        return
+    try:
+        yield
+    except TrainingError:
+        raise
+    except Exception as exc:
+        if isinstance(exc, torch.OutOfMemoryError | MemoryError):
+            raise
+        named = [p.name for p in checkpoint.glob("*.safetensors")]
+        raise TrainingError(
+            f"{checkpoint}: its weights cannot be read ({', '.join(named) or 'no weights file'}: "
+            f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}); "
+            "remove this checkpoint to resume from the one before, or start the run again"
+        ) from None
 
 
 _held: dict[Path, Any] = {}

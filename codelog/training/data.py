@@ -20,7 +20,6 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
-from codelog.dataset.open import check_dataset
 from codelog.errors import DatasetError
 from codelog.prompts import SEPARATOR, render_prompt
 from codelog.recipe import Recipe
@@ -59,6 +58,10 @@ class DatasetDir:
 def open_dataset(path: str | Path) -> DatasetDir:
     """Check a dataset directory written by `codelog build`; raise DatasetError naming what is wrong."""
     path = Path(path)
+    # Imported here: the dataset layer brings the build's modules, which the GPU bench
+    # (bench/gpu.py) drives the trainer's step without.
+    from codelog.dataset.open import check_dataset
+
     manifest = check_dataset(path)  # missing dir or manifest, other format_version, file sizes
     dataset = DatasetDir(path, manifest)
     for table in (dataset.solutions, dataset.problems):

@@ -31,7 +31,6 @@ from typing import Any
 import torch
 
 from codelog import kinds
-from codelog.dataset.open import read_manifest
 from codelog.errors import DatasetError
 from codelog.progress import console
 from codelog.recipe import Train, load_recipe
@@ -200,16 +199,15 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
 
     # 3. Model and tokenizer; the trainer state when resuming.
     latest = ckpt.checkpoints(run_dir)[-1] if resume else None
-    tokenizer, model = models.load_policy(base, latest, t.lora_r, t.lora_alpha, precision.weights)
+    with ckpt.reading(latest):
+        tokenizer, model = models.load_policy(
+            base, latest, t.lora_r, t.lora_alpha, precision.weights
+        )
     if options.gradient_checkpointing:
         models.enable_gradient_checkpointing(model)
     model.to(d.device).train()
     keep_logits = takes_logits_to_keep(model)
-    state = (
-        torch.load(latest / ckpt.STATE_FILE, map_location="cpu", weights_only=False)
-        if latest
-        else None
-    )
+    state = ckpt.load_state(latest) if latest else None
     step = state["step"] if state else 0
     if step > t.steps:
         raise TrainingError(f"{latest}: the run is at step {step}, past --steps {t.steps}")
@@ -258,13 +256,7 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
 
     # 6. Optimizer: AdamW, linear warm-up then constant (so a run can be extended exactly).
     params = [p for p in model.parameters() if p.requires_grad]
-    fused = d.device.type in ("cpu", "cuda")  # one kernel for all parameters: 4x faster on CPU
-    optimizer = torch.optim.AdamW(
-        params, lr=t.learning_rate, weight_decay=t.weight_decay, fused=fused
-    )
-    scheduler = torch.optim.lr_scheduler.LambdaLR(
-        optimizer, lambda s: min(1.0, (s + 1) / (t.warmup_steps + 1))
-    )
+    optimizer, scheduler = optimizer_for(params, t, d.device)
     totals = {"sequences": 0, "truncated": 0, "tokens": 0, "padded_tokens": 0}
     totals["margin_before"] = None
     torch.manual_seed(t.seed)
@@ -312,6 +304,20 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         totals=totals,
         last_checkpoint=latest,
     )
+
+
+def optimizer_for(
+    params: list[torch.nn.Parameter], t: Train, device: torch.device
+) -> tuple[torch.optim.Optimizer, torch.optim.lr_scheduler.LambdaLR]:
+    """AdamW with a linear warm-up, then constant (so a run can be extended exactly)."""
+    fused = device.type in ("cpu", "cuda")  # one kernel for all parameters: 4x faster on CPU
+    optimizer = torch.optim.AdamW(
+        params, lr=t.learning_rate, weight_decay=t.weight_decay, fused=fused
+    )
+    scheduler = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min(1.0, (s + 1) / (t.warmup_steps + 1))
+    )
+    return optimizer, scheduler
 
 
 def train_steps(run: Run) -> None:
@@ -415,7 +421,10 @@ def evaluate(run: Run, at: int) -> tuple[dict[str, float] | None, dict[str, dict
     for name, evaluator in run.options.evaluators:
         was_training = policy.training
         policy.eval()
-        with torch.no_grad():
+        # the training arithmetic: with fp32 master weights on a GPU, sampling runs its matmuls
+        # in bf16 as training does, not in fp32 (bench/gpu.py measures both)
+        autocast = torch.autocast(d.device.type, torch.bfloat16, enabled=run.precision.autocast)
+        with torch.no_grad(), autocast:
             context = EvalContext(
                 policy, run.tokenizer, at, d.device, d.rank, d.world, run.precision.autocast
             )
@@ -470,6 +479,8 @@ def checkpoint(run: Run, at: int) -> Path:
 def task_kind(options: TrainOptions) -> kinds.Kind:
     """What the rows are: the dataset's kind (solutions when its manifest cannot be read:
     opening it then names the problem), which --task must match."""
+    from codelog.dataset.open import read_manifest  # the build's modules: see data.open_dataset
+
     try:
         kind = kinds.of_manifest(read_manifest(options.dataset))
     except DatasetError:
@@ -493,12 +504,16 @@ def forward_backward(
 ) -> tuple[list[float], torch.Tensor, float]:
     """Forward and backward over this rank's micro-batches; gradients all-reduced with the last.
     Returns this rank's STEP_SUMS, a mask of the step's sequences with a non-finite loss term,
-    and the non-finite value found (0.0 if none)."""
-    loss_sum, kl_sum, logp_sum, logp_tokens = 0.0, 0.0, 0.0, 0
-    bad, bad_value = torch.zeros(len(batch.rewards)), 0.0
-    for k, mb in enumerate(batch.batches):
-        mb = mb.to(d.device)
-        with distributed.accumulating(model, last=k == len(batch.batches) - 1):
+    and the non-finite value found (0.0 if none).
+
+    Nothing in the loop waits for the device: the micro-batches are copied to it up front and
+    the figures stay there until the last backward is queued, then come back in one transfer.
+    On a GPU a `.item()` per micro-batch would leave it idle while Python launches the next
+    forward pass (bench/gpu.py measures the step against a bare forward + backward)."""
+    batches = [mb.to(d.device) for mb in batch.batches]
+    losses, kls, logps, counts, all_terms = [], [], [], [], []
+    for k, mb in enumerate(batches):
+        with distributed.accumulating(model, last=k == len(batches) - 1):
             with torch.autocast(d.device.type, dtype=torch.bfloat16, enabled=bf16):
                 logp, mask = token_logps(model, mb, keep_logits)
                 terms = mb.weight * reduce_tokens(logp, mask, t.token_reduction)
@@ -512,20 +527,36 @@ def forward_backward(
                         )
                     kl = mb.kl_weight * kl_i
                     loss = loss + t.kl * kl.sum()
-                    kl_sum += kl.sum().item()
-            if not torch.isfinite(loss):
-                found = [
-                    i
-                    for i, x in zip(mb.sequence, terms.tolist(), strict=True)
-                    if not math.isfinite(x)
-                ]
-                bad[found or mb.sequence] = 1
-                bad_value = loss.item()
+                    kls.append(kl.sum().detach())
             # DDP averages gradients over the ranks; the loss is already weighted by the
             # global group count, so the sum over ranks is what one process would compute.
             (loss * d.world).backward()
-        loss_sum += loss.item()
-        logp_sum += (logp.detach() * mask).sum().item()
-        logp_tokens += int(mask.sum())
-    local = (loss_sum, kl_sum, logp_sum, logp_tokens, batch.tokens, batch.padded_tokens)
-    return [*local, len(batch.batches), batch.truncated], bad, bad_value
+        losses.append(loss.detach())
+        logps.append((logp.detach() * mask).sum())
+        counts.append(mask.sum())
+        all_terms.append(terms.detach())
+    # float32 figures and token counts are exact in float64: one transfer, the same sums as
+    # reading each figure as it comes
+    n = len(batches)
+    figures = torch.cat(
+        [
+            torch.stack([*losses, *(kls or losses), *logps]).double(),
+            torch.stack(counts).double(),
+            torch.cat(all_terms).double(),
+        ]
+    ).tolist()
+    losses, kls, logps = figures[:n], figures[n : 2 * n], figures[2 * n : 3 * n]
+    counts, flat_terms = figures[3 * n : 4 * n], figures[4 * n :]
+    bad, bad_value = torch.zeros(len(batch.rewards)), 0.0
+    for mb, loss in zip(batches, losses, strict=True):
+        terms, flat_terms = flat_terms[: len(mb.sequence)], flat_terms[len(mb.sequence) :]
+        if not math.isfinite(loss):
+            found = [i for i, x in zip(mb.sequence, terms, strict=True) if not math.isfinite(x)]
+            bad[found or mb.sequence] = 1
+            bad_value = loss
+    loss_sum = kl_sum = logp_sum = 0.0
+    for loss, kl, logp in zip(losses, kls, logps, strict=True):  # in order, as before
+        loss_sum, logp_sum = loss_sum + loss, logp_sum + logp
+        kl_sum += kl if t.kl > 0 else 0.0
+    local = (loss_sum, kl_sum, logp_sum, int(sum(counts)), batch.tokens, batch.padded_tokens)
+    return [*local, len(batches), batch.truncated], bad, bad_value

@@ -14,10 +14,24 @@ Precision (`--precision`):
 
 The estimate counts parameters on the meta device (no weights load), then adds up weights,
 gradients, AdamW state, a reference copy (full fine-tuning with the reference recomputed each
-step), the activations kept for backward (per token and layer of a Llama/Qwen2-style block:
-about 7h + 2 kv + 4i values; with gradient checkpointing one layer's plus each layer's input)
-and the logits (fp32 log-softmax of every kept position), plus 0.5 GiB for the runtime and 10%
-for the allocator. It is an estimate: docs/training.md's table shows it for the paper's models.
+step), the bf16 copies autocast makes of fp32 weights (kept for backward), the activations kept
+for backward and the logits, plus 0.5 GiB for the runtime and 10% for the allocator.
+
+Activations: bytes per token and layer of a transformers Llama/Qwen2 block (h hidden, i
+intermediate), counted from what its autograd graph saves and checked against the allocator's
+peak on CPU within 2% (`ACTIVATION_BYTES`):
+- each RMSNorm keeps its fp32 input (4h) and, when its weight trains, its normalised output;
+- each linear layer keeps its input in the matmul's dtype, and autocast casts a copy per layer
+  (q, k and v three, gate and up two); with LoRA the base layer keeps nothing (its weight is
+  frozen) and peft's adapter keeps its own copy of the input;
+- attention keeps q, k, v and its output (SDPA), k and v repeated to every head, as they are
+  when a micro-batch has padding; the MLP its gate, SiLU, up and product (4 x i);
+- the residual stream is fp32 when the weights are (so under --precision auto).
+With gradient checkpointing each layer keeps its input (the residual) and one layer at a time
+holds the rest. Logits: 10 bytes per position under bf16 (the bf16 logits, their fp32 copy and
+the fp32 log-softmax), 8 in fp32, for every position of the largest forward pass (the trainer
+projects only from the shortest prompt on, so this is an upper bound). It is an estimate:
+docs/training.md's table shows it for the paper's models; bench/gpu.py measures it on a GPU.
 """
 
 from __future__ import annotations
@@ -49,8 +63,23 @@ class Precision:
         return "fp32 weights + bf16 autocast" if self.autocast else "fp32"
 
     @property
-    def activation_bytes(self) -> int:
-        return 2 if self.autocast or self.weights == torch.bfloat16 else 4
+    def mode(self) -> str:
+        """How a block computes: "fp32", "autocast" (fp32 weights, bf16 matmuls) or "bf16"."""
+        if self.weights == torch.bfloat16:
+            return "bf16"
+        return "autocast" if self.autocast else "fp32"
+
+
+# Bytes per token and layer a block keeps for backward, as (x h, x i), by Precision.mode and
+# by full fine-tuning / LoRA (see the module docstring for the count).
+ACTIVATION_BYTES = {
+    ("fp32", False): (44, 16),
+    ("fp32", True): (36, 16),
+    ("autocast", False): (36, 8),
+    ("autocast", True): (28, 8),
+    ("bf16", False): (26, 8),
+    ("bf16", True): (28, 8),
+}
 
 
 def resolve_precision(requested: str, device: torch.device) -> Precision:
@@ -70,7 +99,8 @@ class MemoryEstimate:
     parameters: int
     trainable: int
     tokens: int  # tokens in the largest forward pass
-    parts: dict[str, int]  # bytes: weights, gradients, optimizer, reference, activations, logits
+    # bytes: weights, gradients, optimizer, reference, bf16_copies, activations, logits
+    parts: dict[str, int]
 
     @property
     def total(self) -> int:
@@ -120,7 +150,6 @@ def estimate(
 ) -> MemoryEstimate:
     total, trained = count_parameters(config, t.lora_r)
     w = 2 if precision.weights == torch.bfloat16 else 4
-    act = precision.activation_bytes
     if t.lora_r:  # frozen base in `w`, fp32 adapters with their gradients and AdamW state
         weights, gradients, optimizer = total * w + trained * 4, trained * 4, trained * 8
     else:
@@ -128,14 +157,11 @@ def estimate(
     text = config.get_text_config() if hasattr(config, "get_text_config") else config
     h, layers = text.hidden_size, text.num_hidden_layers
     inner = getattr(text, "intermediate_size", None) or 4 * h
-    heads = text.num_attention_heads
-    kv = (getattr(text, "num_key_value_heads", None) or heads) * (
-        getattr(text, "head_dim", None) or h // heads
-    )
     tokens = min(max(t.batch_tokens, t.max_length), groups_per_rank * t.group_size * t.max_length)
-    per_layer = 7 * h + 2 * kv + 4 * inner  # values per token a block keeps for backward
-    kept = layers * h + per_layer if gradient_checkpointing else layers * per_layer
-    logit_bytes = act + 4 + 4 if act == 2 else 8  # logits, their fp32 copy, the log-softmax
+    per_h, per_i = ACTIVATION_BYTES[precision.mode, bool(t.lora_r)]
+    per_layer = per_h * h + per_i * inner  # bytes per token a block keeps for backward
+    kept = layers * w * h + per_layer if gradient_checkpointing else layers * per_layer
+    logit_bytes = 8 if precision.mode == "fp32" else 10  # logits, fp32 copy, log-softmax
     return MemoryEstimate(
         parameters=total,
         trainable=trained,
@@ -145,7 +171,9 @@ def estimate(
             "gradients": gradients,
             "optimizer": optimizer,
             "reference": total * w if reference_copy else 0,
-            "activations": tokens * kept * act,
+            # autocast's bf16 copies of fp32 weights, kept for backward within a micro-batch
+            "bf16_copies": 2 * total if precision.mode == "autocast" else 0,
+            "activations": tokens * kept,
             "logits": tokens * text.vocab_size * logit_bytes,
         },
     )

@@ -30,6 +30,7 @@ from codelog.execution.testcases import (
     load_problems,
 )
 from codelog.recipe import load_recipe
+from tests.execution.memory_fact import REFUSED_ALLOCATION
 
 ADD = Problem(
     "add",
@@ -95,7 +96,7 @@ def test_the_tolerance_is_read_from_the_statement() -> None:
         (READ_AND_ADD + "print([][a])\n", "Runtime Error"),
         (READ_AND_ADD + "import sys\nsys.exit(3)\n", "Runtime Error"),
         (READ_AND_ADD + "while True:\n    pass\n", "Time Limit Exceeded"),
-        (READ_AND_ADD + "x = [0] * 10 ** 10\n", "Memory Limit Exceeded"),
+        (READ_AND_ADD + "x = [0] * 10 ** 10\n", REFUSED_ALLOCATION),
         (READ_AND_ADD + "while True:\n    print(a)\n", "Output Limit Exceeded"),
         ("a, b = map(int, input().split()\nprint(a + b)\n", "Compile Error"),
         ("print 1 + 2\n", "Compile Error"),

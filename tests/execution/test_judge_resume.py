@@ -70,15 +70,15 @@ def test_a_killed_judge_resumes_and_the_counts_add_up(tmp_path: Path) -> None:
 def test_a_line_cut_short_is_dropped_and_judged_again(tmp_path: Path) -> None:
     path = tmp_path / ".out.jsonl.judging"
     journal = Journal(path, {"source": "a"})
-    journal.append({"submission_id": "s1", "status": "Accepted"})
+    journal.append({"submission_id": "s1", "status": "Accepted"}, key="k1")
     journal.close()
     with path.open("a") as f:
-        f.write('{"submission_id": "s2", "sta')  # killed mid-write
+        f.write('{"key": "k2", "result": {"submission_id": "s2", "sta')  # killed mid-write
     again = Journal(path, {"source": "a"})
     assert again.resumed == 1
-    assert [r["submission_id"] for _, r in again.resumed_records()] == ["s1"]
-    again.append({"submission_id": "s2", "status": "Wrong Answer"})
-    assert [(n, r["submission_id"]) for n, r in again.records()] == [(2, "s1"), (3, "s2")]
+    assert [(e.key, e.record["submission_id"]) for e in again.resumed_records()] == [("k1", "s1")]
+    again.append({"submission_id": "s2", "status": "Wrong Answer"}, key="k2")
+    assert [(e.line, e.record["submission_id"]) for e in again.records()] == [(2, "s1"), (3, "s2")]
     again.close()
 
 

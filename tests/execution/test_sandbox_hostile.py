@@ -15,6 +15,7 @@ import pytest
 from codelog.execution import sandbox, zygote
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
+from tests.execution.memory_fact import REFUSED_ALLOCATION
 from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT
 
 FAST = Problem("hostile", (TestCase("t", "", "ok\n"),), time_limit_ms=300, memory_limit_kb=262_144)
@@ -93,7 +94,7 @@ def test_a_fork_bomb_is_capped_and_killed() -> None:
 
 def test_a_10_gb_allocation_is_a_memory_limit() -> None:
     verdict = judge("x = bytearray(10 * 1024 ** 3)\nprint('ok')\n")
-    assert verdict.status == "Memory Limit Exceeded"
+    assert verdict.status == REFUSED_ALLOCATION
 
 
 def test_endless_output_is_cut_at_the_cap() -> None:

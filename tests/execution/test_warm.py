@@ -10,6 +10,7 @@ import pytest
 from codelog.execution import harness, sandbox, zygote
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
+from tests.execution.memory_fact import REFUSED_ALLOCATION
 
 OK = Problem("warm", (TestCase("t", "", "ok\n"),), time_limit_ms=1000, memory_limit_kb=262_144)
 
@@ -172,7 +173,7 @@ def test_a_function_candidates_own_cpu_and_memory_are_reported_cold_and_warm() -
 
 
 def test_limits_bind_in_the_forked_child() -> None:
-    assert judge("x = bytearray(1 << 30)\n").status == "Memory Limit Exceeded"
+    assert judge("x = bytearray(1 << 30)\n").status == REFUSED_ALLOCATION
     assert judge("while True:\n    pass\n").status == "Time Limit Exceeded"
     deep = Problem(
         "deep", (TestCase("t", "", "ok\n"),), time_limit_ms=2000, memory_limit_kb=262_144

@@ -17,6 +17,7 @@ from codelog.training.options import TrainingError
 from tests.train.synthetic import records, run, weights
 
 FP32, BF16 = Precision(torch.float32, False), Precision(torch.bfloat16, True)
+AUTOCAST = Precision(torch.float32, True)  # --precision auto on a GPU
 
 # Qwen2.5-Coder-7B's shape (config.json of the hub model): only the config is written, no weights.
 QWEN_7B = {
@@ -122,6 +123,60 @@ def test_gradient_checkpointing_changes_memory_not_the_result(synthetic, tmp_pat
     assert not models.checkpointing_enabled(model)
     models.enable_gradient_checkpointing(models.add_lora(model, 4, 8))
     assert models.checkpointing_enabled(model)
+
+
+def peak_bytes(fn) -> int:
+    """The peak of CPU bytes allocated while `fn` runs, above what was allocated before: the
+    profiler's per-op allocations and frees, summed in the order the ops ran."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        fn()
+    events = [e for e in prof.events() if e.self_cpu_memory_usage]
+    level = peak = 0
+    for e in sorted(events, key=lambda e: e.time_range.start):
+        level += e.self_cpu_memory_usage
+        peak = max(peak, level)
+    return peak
+
+
+@pytest.mark.parametrize(
+    ("precision", "lora_r"), [(FP32, 0), (AUTOCAST, 0), (AUTOCAST, 4), (BF16, 0), (BF16, 4)]
+)
+def test_the_estimate_of_a_forward_and_backward_matches_the_allocator(precision, lora_r):
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    from codelog.training.batches import MicroBatch
+    from codelog.training.logprobs import reduce_tokens, token_logps
+
+    config = Qwen2Config(hidden_size=256, intermediate_size=1024, num_hidden_layers=4,
+                         num_attention_heads=4, num_key_value_heads=2, vocab_size=4096,
+                         tie_word_embeddings=True)  # fmt: skip
+    t = Train(lora_r=lora_r, max_length=128, batch_tokens=512)
+    est = memory.estimate(config, t, precision, gradient_checkpointing=False,
+                          reference_copy=False, groups_per_rank=1)  # fmt: skip
+    torch.manual_seed(0)
+    model = Qwen2ForCausalLM(config).to(precision.weights)
+    model = models.add_lora(model, lora_r, 8) if lora_r else model
+    ids = torch.randint(0, 4000, (4, 128))
+    mask = torch.ones_like(ids)
+    mask[3, 64:] = 0  # a padded row, as micro-batches have
+    # a one-token prompt: logits at every position, as the estimate counts them
+    batch = MicroBatch(ids, mask, mask.bool(), torch.ones(4), torch.ones(4), [0, 1, 2, 3], 1)
+
+    def forward_backward():
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=precision.autocast):
+            logp, solution = token_logps(model.train(), batch, keep_logits=True)
+            loss = -reduce_tokens(logp, solution, "sum").sum()
+        loss.backward()
+
+    forward_backward()  # gradients exist from here on, as in a step's later micro-batches
+    measured = peak_bytes(forward_backward)
+    parts = est.parts
+    assert est.tokens == ids.numel()
+    assert measured == pytest.approx(
+        parts["bf16_copies"] + parts["activations"] + parts["logits"], rel=0.10
+    )
 
 
 def test_bf16_on_a_gpu_without_it_falls_back_to_fp32_saying_so(monkeypatch):
