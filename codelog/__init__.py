@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     import duckdb
 
     from codelog.builder import BuildReport
+    from codelog.contamination.report import ContaminationReport
     from codelog.dataset.export import ExportReport
     from codelog.dataset.repair_stats import RepairStats
     from codelog.dataset.stats import Stats
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 __all__ = [
     "__version__",
     "build",
+    "check_contamination",
     "evaluate",
     "experiment",
     "export",
@@ -78,6 +80,7 @@ def build(
     memory: int | str | None = None,
     progress: bool = False,
     executor: ExecutorSpec | None = None,
+    decontaminate: Sequence[str] | None = None,
 ) -> BuildReport:
     """Build a deduplicated, grouped dataset from judged submissions; publish it atomically.
 
@@ -104,6 +107,8 @@ def build(
         progress: draw progress bars on stderr.
         executor: where the stage step (read, parse, hash) runs: None, the local pool of
             `workers`; `ExecutorSpec("ray", address)`, Ray tasks (docs/scale.md).
+        decontaminate: benchmarks (registry names or NAME:PATH) to check the problems against,
+            replacing the recipe's [decontaminate] benchmarks (docs/contamination.md).
 
     Returns:
         a BuildReport: `out`, the `manifest` (counts, recipe, files) and step `seconds`.
@@ -122,6 +127,15 @@ def build(
 
     if not isinstance(recipe, Recipe):
         recipe = load_recipe(local_path(recipe, "recipe") if recipe is not None else None)
+    if decontaminate is not None:
+        import dataclasses
+
+        recipe = dataclasses.replace(
+            recipe,
+            decontaminate=dataclasses.replace(
+                recipe.decontaminate, benchmarks=tuple(str(b) for b in decontaminate)
+            ),
+        )
     for value in inputs:
         local_path(value, "input")
     suffix = kinds.to_build(kind).out_suffix
@@ -144,6 +158,67 @@ def build(
         executor=executor or LOCAL,
     )
     return run_build(options)
+
+
+def check_contamination(
+    source: PathLike | str,
+    against: Sequence[str],
+    out: PathLike | None = None,
+    *,
+    min_score: float | None = None,
+    recipe: Recipe | PathLike | None = None,
+    solutions: bool = True,
+    force: bool = False,
+) -> ContaminationReport:
+    """Which of SOURCE's problems are benchmark problems (`codelog contamination`;
+    docs/contamination.md). Not named `contamination`: importing the codelog.contamination
+    package would replace a function of that name on this module.
+
+    Args:
+        source: a built dataset, a CodeNet tree (its `problem_descriptions/` are enough) or a
+            benchmark (NAME or NAME:PATH, as `against`).
+        against: benchmarks to check against: registry names or NAME:PATH.
+        out: the report, `.jsonl` or `.parquet`, written atomically; an existing file only if
+            codelog wrote it, or with `force`. None: no file.
+        min_score: also report pairs from this score up, below the rule's threshold (near
+            misses; their `accepted` is false).
+        recipe: whose [decontaminate] rule (ngram, threshold, max_df, min_shared) to use.
+        solutions: also compare the source's solutions with the reference solutions (AST hash
+            and winnowed fingerprints).
+
+    Returns a ContaminationReport: `rows` best first, each with `accepted`.
+    """
+    from pathlib import Path
+
+    from codelog.contamination.report import REPORT_SUFFIXES, check, write_report
+    from codelog.errors import OutputError
+    from codelog.files import check_output_file, local_path, writing
+    from codelog.group.decontaminate import rule_of
+    from codelog.recipe import Recipe, load_recipe
+
+    if not isinstance(recipe, Recipe):
+        recipe = load_recipe(local_path(recipe, "recipe") if recipe is not None else None)
+    target = None
+    if out is not None:
+        target = local_path(out, "out")
+        if target.suffix not in REPORT_SUFFIXES:
+            raise OutputError(f"--out {target}: the report is .jsonl or .parquet")
+        inputs = [Path(s.partition(":")[2]) for s in against if ":" in s]
+        if Path(os.fspath(source)).exists():
+            inputs.append(Path(os.fspath(source)))
+        check_output_file(target, force=force, inputs=inputs)
+    report = check(
+        os.fspath(source),
+        list(against),
+        rule=rule_of(recipe.decontaminate),
+        min_score=min_score,
+        solutions=solutions,
+    )
+    if target is not None:
+        with writing(target):
+            write_report(report.rows, target)
+        report.out = target
+    return report
 
 
 def open_dataset(dataset: PathLike, *, verify: bool = False) -> duckdb.DuckDBPyConnection:

@@ -94,6 +94,11 @@ def run_build(options: BuildOptions) -> BuildReport:
             f'{", ".join(sorted(GRAMMARS))} (or set [grouping] dedup = "exact" in the recipe)'
         )
     data_license(options)  # a bad --license fails now, not after the parse
+    if options.recipe.decontaminate.benchmarks:
+        from codelog import benchmarks
+
+        for spec in options.recipe.decontaminate.benchmarks:
+            benchmarks.parse(spec)  # an unknown benchmark fails now, naming those there are
     if options.recipe.lint.enabled:
         from codelog.stage.lint import ruff_binary
 

@@ -75,6 +75,25 @@ class Split:
 
 
 @dataclass(frozen=True)
+class Decontaminate:
+    """Check the build's problems against benchmarks (codelog.contamination): a problem whose
+    statement covers a benchmark problem's (or whose solution is a reference solution, by AST
+    hash) moves to the test split (`action = "test"`) or has its rows rejected as
+    `contaminated` (`"drop"`). Off while `benchmarks` is empty (the default)."""
+
+    benchmarks: tuple[str, ...] = ()  # registry names or NAME:PATH (codelog.benchmarks)
+    action: str = "test"  # "test" | "drop"
+    ngram: int = 8  # tokens per n-gram
+    threshold: float = 0.5  # share of the shorter statement covered (docs/contamination.md)
+    max_df: int = 50  # n-grams in more statements than this are boilerplate
+    min_shared: int = 3  # n-grams two statements must share, at least
+    solutions: bool = True  # also join reference solutions' AST hashes with the build's
+
+
+DECONTAMINATE_ACTIONS = ("test", "drop")
+
+
+@dataclass(frozen=True)
 class Train:
     """Knobs of `codelog train`; its command-line options override them (checked in codelog.training)."""
 
@@ -213,6 +232,7 @@ class Recipe:
     license: str | None = None
     dialects: Dialects = field(default_factory=Dialects)
     split: Split = field(default_factory=Split)
+    decontaminate: Decontaminate = field(default_factory=Decontaminate)
     # [experiment]: absent from the default recipe, so manifests of builds without it are
     # unchanged (to_dict leaves it out when unset)
     experiment: Experiment | None = None
@@ -251,12 +271,18 @@ class Recipe:
                 k: list(v) if isinstance(v, tuple) else v
                 for k, v in dataclasses.asdict(self.experiment).items()
             }
+        if self.decontaminate.benchmarks:  # absent when off, as license
+            data["decontaminate"] = {
+                **dataclasses.asdict(self.decontaminate),
+                "benchmarks": list(self.decontaminate.benchmarks),
+            }
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], where: str = "recipe") -> Recipe:
         known = {"name", "statuses", "rewards", "grouping", "limits", "prompt", "train", "license"}
         known |= {"repairs", "lint", "lint_reward", "dialects", "split", "experiment"}
+        known |= {"decontaminate"}
         unknown = set(data) - known
         if unknown:
             raise RecipeError(f"{where}: unknown section(s) {sorted(unknown)}")
@@ -299,6 +325,12 @@ class Recipe:
             license=check_license(data["license"], where) if "license" in data else None,
             dialects=_section(Dialects, data, "dialects", where),
             split=_section(Split, data, "split", where),
+            decontaminate=_section(
+                Decontaminate,
+                _tuples(data, "decontaminate", ("benchmarks",)),
+                "decontaminate",
+                where,
+            ),
             experiment=_experiment_section(data, where) if "experiment" in data else None,
         )
         _check(recipe, where)
@@ -500,6 +532,41 @@ def _check(recipe: Recipe, where: str) -> None:
     if isinstance(recipe.split.seed, bool) or not isinstance(recipe.split.seed, int):
         raise RecipeError(f"{where}: [split] seed must be an integer, not {recipe.split.seed!r}")
     _check_kinds(recipe, where)
+    _check_decontaminate(recipe.decontaminate, where)
+
+
+def _check_decontaminate(d: Decontaminate, where: str) -> None:
+    problems = [
+        (
+            d.action not in DECONTAMINATE_ACTIONS,
+            f"[decontaminate] action must be 'test' or 'drop', not {d.action!r}",
+        ),
+        (
+            isinstance(d.ngram, bool) or not isinstance(d.ngram, int) or d.ngram < 1,
+            f"[decontaminate] ngram must be a positive integer, not {d.ngram!r}",
+        ),
+        (
+            isinstance(d.threshold, bool)
+            or not isinstance(d.threshold, int | float)
+            or not 0 < d.threshold <= 1,
+            f"[decontaminate] threshold must be a number in (0, 1], not {d.threshold!r}",
+        ),
+        (
+            isinstance(d.max_df, bool) or not isinstance(d.max_df, int) or d.max_df < 2,
+            f"[decontaminate] max_df must be an integer of at least 2, not {d.max_df!r}",
+        ),
+        (
+            isinstance(d.min_shared, bool) or not isinstance(d.min_shared, int) or d.min_shared < 1,
+            f"[decontaminate] min_shared must be a positive integer, not {d.min_shared!r}",
+        ),
+        (
+            not isinstance(d.solutions, bool),
+            f"[decontaminate] solutions must be true or false, not {d.solutions!r}",
+        ),
+    ]
+    for bad, message in problems:
+        if bad:
+            raise RecipeError(f"{where}: {message}")
 
 
 def _check_kinds(recipe: Recipe, where: str) -> None:

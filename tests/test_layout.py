@@ -1,8 +1,9 @@
 """The package's imports follow the data flow: no circles, and no stage imports a later one.
 
 Every `import` in codelog/ counts, those inside functions too: a lazy import is still a
-dependency. Order of the flow (DESIGN.md): leaves < execution < benchmarks < ingest < stage < group < kinds <
-publish < dataset < training < evaluation < the entry points (builder, cli, the API in __init__).
+dependency. Order of the flow (DESIGN.md): leaves < execution < benchmarks < ingest < stage <
+contamination < group < kinds < publish < dataset < training < evaluation < the entry points
+(builder, cli, the API in __init__).
 execution/ is a leaf package: it imports the leaves and itself, nothing else.
 """
 
@@ -36,6 +37,7 @@ FLOW = [
     "benchmarks",  # just above execution/: published benchmarks -> the Problems it judges
     "ingest",
     "stage",
+    "contamination",
     "group",
     "kinds",
     "publish",

@@ -17,6 +17,7 @@ import sys
 import click
 
 from codelog.cli import build as _build_commands  # noqa: F401  (each module registers its commands)
+from codelog.cli import contamination as _contamination_commands  # noqa: F401
 from codelog.cli import dataset as _dataset_commands  # noqa: F401
 from codelog.cli import experiment as _experiment_commands  # noqa: F401
 from codelog.cli import run as _run_commands  # noqa: F401

@@ -94,6 +94,13 @@ from codelog.cli.common import (
     help="What a row is: a solution, or a repair turn (earlier attempts -> the next; "
     "recipe [repairs]).",
 )
+@click.option(
+    "--decontaminate",
+    metavar="BENCH,...",
+    help="Check the problems against these benchmarks (registry names or NAME:PATH) and act "
+    "as the recipe's [decontaminate] action says (default: move them to the test split). "
+    "Replaces the recipe's [decontaminate] benchmarks; see docs/contamination.md.",
+)
 @executor_option
 @manners
 def build(recipe: Path | None, as_json: bool, **options: Any) -> None:
@@ -108,7 +115,15 @@ def build(recipe: Path | None, as_json: bool, **options: Any) -> None:
         warn(message)
     try:
         # the options are codelog.build's own, by name: its signature is the one spelling
-        report = codelog.build(recipe=loaded, progress=show_progress(), **options)
+        decontaminate = options.pop("decontaminate")
+        report = codelog.build(
+            recipe=loaded,
+            progress=show_progress(),
+            decontaminate=[b.strip() for b in decontaminate.split(",") if b.strip()]
+            if decontaminate
+            else None,
+            **options,
+        )
     except KeyboardInterrupt as exc:
         status = 143 if isinstance(exc, Terminated) else 130
         raise Interrupted("stopped cleanly; no dataset was published.", status) from None

@@ -262,6 +262,7 @@ def export_command(
                     f"{name}: {lists.candidates_unscored:,} incorrect solutions have no test "
                     "count (accuracy) and were not candidates"
                 )
+        _warn_unchecked(dataset_dir)
         return
     report = codelog.export(
         dataset_dir,
@@ -291,6 +292,18 @@ def export_command(
             )
     for name in report.empty_splits:
         warn(f"split {name} has no {fmt} rows: {name}.parquet not written")
+    _warn_unchecked(dataset_dir)
+
+
+def _warn_unchecked(dataset_dir: Path) -> None:
+    """After an export: warn when the dataset was never checked against a benchmark
+    (codelog.dataset.decontamination)."""
+    from codelog.dataset.decontamination import unchecked_warning
+    from codelog.progress import warn
+    from codelog.publish.manifest import read_manifest
+
+    if message := unchecked_warning(read_manifest(dataset_dir), str(dataset_dir)):
+        warn(message)
 
 
 @cli.command("eval-verifier")

@@ -191,6 +191,12 @@ def train(
     check_run_out(out, dataset_dir)
     if full_check:
         verify_whole(dataset_dir)
+    from codelog.dataset.decontamination import unchecked_warning
+    from codelog.progress import warn
+
+    # after the checks that can refuse the run: a refused run is one error line
+    if message := unchecked_warning(manifest, str(dataset_dir), eval_benchmark):
+        warn(message)
     from codelog.evaluation.training_eval import training_evaluators
 
     evaluators = training_evaluators(

@@ -154,6 +154,8 @@ class Stats:
     by_outcome: list[OutcomeProfile] = field(default_factory=list)
     split: SplitStats | None = None  # None: a dataset from before splits
     dialects: dict[str, int] | None = None  # dialect ("none": no dialect) -> solutions
+    # the build's [decontaminate] check as the manifest records it; None: never checked
+    decontamination: dict[str, Any] | None = None
 
 
 def size_bucket(n: int) -> tuple[int, int]:
@@ -246,6 +248,7 @@ def _compute(con: duckdb.DuckDBPyConnection, root: Path, manifest: dict) -> Stat
 
     columns = {r[0] for r in con.sql("DESCRIBE solutions").fetchall()}
     return Stats(
+        decontamination=manifest.get("decontamination"),
         by_outcome=_by_outcome(con),
         split=_split_stats(con) if "split" in columns else None,
         dialects=dict(
@@ -482,8 +485,35 @@ def render_tables(stats: Stats) -> list:
                     e.train_submission,
                 )
             extra.append(shared)
+    extra.append(_decontamination_table(stats, table))
     heading = Text(f"codelog stats — {stats.dataset}", style="bold")
     return [heading, overview, outcomes, sizes, rejects, dedup, lengths, profile, *extra]
+
+
+def _decontamination_table(stats: Stats, table: Any) -> Any:
+    """What the build checked against (codelog.group.decontaminate), or that it never did."""
+    from rich.text import Text
+
+    d = stats.decontamination
+    if d is None:
+        return Text(
+            "decontamination: never checked against a benchmark (codelog build "
+            "--decontaminate BENCH,...; docs/contamination.md)",
+            style="yellow",
+        )
+    counts = d["counts"]
+    out = table(
+        f"decontamination (action {d['action']}; threshold {d['rule']['threshold']}, "
+        f"{d['rule']['ngram']}-grams): {counts['problems']:,} problems, {counts['rows']:,} rows",
+        "benchmark",
+        "problems checked",
+        "sha256",
+        "contaminated problems",
+    )
+    for b in d["benchmarks"]:
+        found = counts["problems_by_benchmark"].get(b["benchmark"], 0)
+        out.add_row(b["spec"], f"{b['problems']:,}", b["sha256"][:16], f"{found:,}")
+    return out
 
 
 def stats_data(stats: Stats) -> dict[str, Any]:

@@ -16,15 +16,19 @@ from codelog.outcomes import OUTCOME_NAMES
 from codelog.recipe import Recipe
 
 # What one kept copy stands for: the program, or under per_outcome the program and its outcome.
+# `unit`: the problem, or the set of ids one problem goes by (identical statements; CodeNet's
+# identical-problem clusters): a program submitted to both is one program.
 _COPIES = {
-    "earliest": "problem_id, language, dialect, dedup_key",
-    "per_outcome": "problem_id, language, dialect, dedup_key, outcome",
-    "drop": "problem_id, language, dialect, dedup_key",
+    "earliest": "unit, language, dialect, dedup_key",
+    "per_outcome": "unit, language, dialect, dedup_key, outcome",
+    "drop": "unit, language, dialect, dedup_key",
 }
-_PROGRAM = "problem_id, language, dialect, dedup_key"
+_PROGRAM = "unit, language, dialect, dedup_key"
 
 
-def classify_steps(staged: str, recipe: Recipe, seed: int) -> list[tuple[str, str]]:
+def classify_steps(
+    staged: str, recipe: Recipe, seed: int, units: str | None = None
+) -> list[tuple[str, str]]:
     """Steps (codelog.group.engine.run_steps) ending in `classified`: every staged row's
     fate, `reason` NULL meaning kept as a solution.
 
@@ -33,14 +37,15 @@ def classify_steps(staged: str, recipe: Recipe, seed: int) -> list[tuple[str, st
     in only when writing. A group is (problem_id, language, dialect): dedup, conflicts, caps
     and contrast never cross dialects. `conflict_copies` is set on one row (the first staged)
     of each program whose copies carry different outcomes, to its number of copies: the build
-    counts it.
+    counts it. `units`: a table (problem_id, unit) naming the problems that are one problem
+    under several ids; dedup and conflicts then work across those ids.
     """
     g = recipe.grouping
     copies = _COPIES[g.on_conflict]
     drop = "true" if g.on_conflict == "drop" else "false"
     cap = int(g.max_correct_per_problem)
     return [
-        *normalize_steps(staged, recipe, g.dedup),
+        *normalize_steps(staged, recipe, g.dedup, units or ""),
         (  # plain aggregates in two steps: a DISTINCT aggregate would not spill
             "outcome_copies",
             f"""
@@ -68,7 +73,7 @@ def classify_steps(staged: str, recipe: Recipe, seed: int) -> list[tuple[str, st
                     AS dup_count,
                 first_value(n.submission_id) OVER copies AS kept_id
             FROM normalized n LEFT JOIN conflicts c
-              ON c.problem_id = n.problem_id AND c.language = n.language
+              ON c.unit = n.unit AND c.language = n.language
              AND c.dialect IS NOT DISTINCT FROM n.dialect AND c.dedup_key = n.dedup_key
             WHERE n.reason IS NULL
             -- a dropped conflict's copies are their own partition: they never rank others

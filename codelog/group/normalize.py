@@ -29,13 +29,23 @@ def register_recipe_tables(con: duckdb.DuckDBPyConnection, recipe: Recipe) -> No
     con.register("reward_map", rewards)
 
 
-def normalize_steps(staged: str, recipe: Recipe, dedup: str) -> list[tuple[str, str]]:
+def normalize_steps(
+    staged: str, recipe: Recipe, dedup: str, units: str | None = None
+) -> list[tuple[str, str]]:
     """Steps making `normalized` from the staged rows (a table or view named `staged`).
 
     Columns: seq, submission_id, problem_id, language, dialect, user_id, status, date,
     accuracy, syntax_ok, dedup_key (the column `dedup` names: "ast", "exact" or "none"),
-    outcome, reward, is_correct, reason, detail.
+    outcome, reward, is_correct, reason, detail; and `unit` when `units` is given: the
+    problem's unit from table `units` (problem_id, unit), or its id ("": no such table).
     """
+    # the solutions kind's dedup needs `unit`; the repair kind's steps take every column
+    unit = ""
+    if units is not None:
+        unit = ",\n                " + (
+            "coalesce(u.unit, s.problem_id) AS unit" if units else "s.problem_id AS unit"
+        )
+    join = f"LEFT JOIN {units} u ON u.problem_id = s.problem_id" if units else ""
     key = DEDUP_KEYS[dedup]
     return [
         (  # ids seen more than once: every copy after the first is rejected (an aggregate, not
@@ -68,11 +78,12 @@ def normalize_steps(staged: str, recipe: Recipe, dedup: str) -> list[tuple[str, 
                     WHEN s.seq > i.first_seq
                         THEN 'submission id first seen at ' || coalesce(i.first_origin, '?')
                     WHEN {_dialect_excluded(recipe)} THEN {_dialect_detail(recipe)}
-                END AS detail
+                END AS detail{unit}
             FROM {staged} s
             LEFT JOIN status_map m USING (status)
             LEFT JOIN reward_map r ON r.outcome = m.outcome
             LEFT JOIN repeated_ids i USING (submission_id)
+            {join}
             """,
         ),
     ]

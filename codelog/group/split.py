@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 TRAIN, TEST = "train", "test"
 
@@ -74,3 +74,17 @@ def assign_splits(
             test, forced = test - {by_score[-1]}, TRAIN
     splits = {pid: TEST if unit in test else TRAIN for pid, unit in sorted(unit_of.items())}
     return SplitResult(splits, len(units), forced)
+
+
+def force_test(
+    result: SplitResult, problems: Iterable[str], clusters: Iterable[Sequence[str]]
+) -> SplitResult:
+    """`result` with `problems`, and every problem of their units, in the test split (the
+    [decontaminate] step's action "test"): a benchmark problem is never trained on, whatever
+    its hash says, and its identical twins go with it."""
+    keys = cluster_keys(clusters)
+    units = {keys.get(p, p) for p in problems}
+    splits = {
+        pid: TEST if keys.get(pid, pid) in units else split for pid, split in result.splits.items()
+    }
+    return replace(result, splits=splits)

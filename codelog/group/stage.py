@@ -10,6 +10,7 @@ file in the scratch directory, in seq order (`_fate_to_disk`). The repair kind a
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import duckdb
@@ -20,7 +21,7 @@ from codelog.group.engine import run_steps
 from codelog.group.grouping import classify_steps, placed_sql
 from codelog.group.normalize import register_recipe_tables
 from codelog.group.repairs import plan_sql, repairs_steps
-from codelog.group.split import SplitResult, assign_splits
+from codelog.group.split import SplitResult, assign_splits, cluster_keys, force_test
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
 from codelog.sql import literal
@@ -34,9 +35,12 @@ def group_solutions(
     findings as columns of `fate`. EmptyResultError, with the reasons, when nothing is kept."""
     recipe = options.recipe
     _stage_view(con, options, stage_dir)
-    steps = classify_steps("staged", recipe, options.seed)
-    run_steps(con, [*steps, ("placed", placed_sql("classified"))])
-    split = _split_table(con, scan, options, "classified")
+    clusters = _problem_units(con, scan)
+    steps = classify_steps("staged", recipe, options.seed, "problem_units")
+    run_steps(con, steps)
+    to_test = _decontaminate(con, scan, options)
+    run_steps(con, [("placed", placed_sql("classified"))])
+    split = _split_table(con, scan, options, "classified", to_test, clusters)
     # Not TEMP: the publisher's threads read it through cursors (connections of their own).
     con.execute(
         "CREATE TABLE fate AS SELECT c.*, CASE WHEN c.reason IS NULL THEN s.split END AS split "
@@ -72,6 +76,68 @@ def group_repairs(
     return split
 
 
+def identical_statements(scan: SourceScan) -> list[tuple[str, ...]]:
+    """Problems of the scan whose statements are the same text once normalized
+    (codelog.contamination.normalize): one problem under several ids, in one source or across
+    sources."""
+    from codelog.contamination.normalize import statement_key
+
+    by_key: dict[str, list[str]] = {}
+    for row in scan.problems.select(["problem_id", "prompt"]).to_pylist():
+        if row["prompt"] and row["problem_id"]:
+            by_key.setdefault(statement_key(row["prompt"]), []).append(row["problem_id"])
+    return sorted(tuple(sorted(ids)) for ids in by_key.values() if len(ids) > 1)
+
+
+def _problem_units(con: duckdb.DuckDBPyConnection, scan: SourceScan) -> list[tuple[str, ...]]:
+    """Table `problem_units` (problem_id, unit): each problem of a cluster (CodeNet's identical
+    problems, and identical statements) with its cluster's smallest id. Returns the clusters."""
+    clusters = [*scan.problem_clusters, *identical_statements(scan)]
+    keys = cluster_keys(clusters)
+    con.register(
+        "unit_rows",
+        pa.table(
+            {
+                "problem_id": pa.array(list(keys), pa.string()),
+                "unit": pa.array(list(keys.values()), pa.string()),
+            }
+        ),
+    )
+    con.execute("CREATE OR REPLACE TABLE problem_units AS SELECT * FROM unit_rows")
+    con.unregister("unit_rows")
+    return clusters
+
+
+def _decontaminate(
+    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions
+) -> set[str]:
+    """The recipe's [decontaminate] step (codelog.group.decontaminate), before rows are placed:
+    under action "drop" a contaminated problem's kept rows become rejects (`contaminated`,
+    naming the benchmark and task of its best match); under "test" the problems to force into
+    the test split are returned. Off (nothing happens, no table is made) with no benchmarks."""
+    d = options.recipe.decontaminate
+    if not d.benchmarks:
+        return set()
+    from codelog.group.decontaminate import find_contamination
+
+    find_contamination(con, scan, d)
+    con.execute(
+        """CREATE OR REPLACE TABLE contaminated AS
+           SELECT problem_id, arg_min(benchmark || ' ' || task_id || ' (' || level || ', score '
+                  || round(score, 3) || ')', (-score, benchmark, task_id, level)) AS what
+           FROM contamination_matches GROUP BY problem_id"""
+    )
+    if d.action == "drop":
+        con.execute(
+            """UPDATE classified SET reason = 'contaminated',
+                   detail = 'benchmark problem: ' || c.what
+               FROM contaminated c
+               WHERE classified.problem_id = c.problem_id AND classified.reason IS NULL"""
+        )
+        return set()
+    return {row[0] for row in con.sql("SELECT problem_id FROM contaminated").fetchall()}
+
+
 def _fate_to_disk(con: duckdb.DuckDBPyConnection, scratch: Path) -> None:
     """Move `fate` out of memory into a Parquet file in `scratch`, in seq order, and leave a
     view of it in its place. The publisher streams the wide rows (their code) while it reads
@@ -90,10 +156,16 @@ def _stage_view(con: duckdb.DuckDBPyConnection, options: BuildOptions, stage_dir
 
 
 def _split_table(
-    con: duckdb.DuckDBPyConnection, scan: SourceScan, options: BuildOptions, table: str
+    con: duckdb.DuckDBPyConnection,
+    scan: SourceScan,
+    options: BuildOptions,
+    table: str,
+    to_test: Collection[str] = (),
+    clusters: Sequence[Sequence[str]] | None = None,
 ) -> SplitResult:
     """Table `splits` (problem_id, split) for the problems `table` keeps a row of: the same
-    rule, and so the same split, in every kind (codelog.group.split)."""
+    rule, and so the same split, in every kind (codelog.group.split). `to_test`: problems
+    the [decontaminate] step moves to the test split, whatever their hash says."""
     kept = [
         row[0]
         for row in con.sql(
@@ -101,7 +173,11 @@ def _split_table(
         ).fetchall()
     ]
     spec = options.recipe.split
-    result = assign_splits(kept, scan.problem_clusters, spec.test_fraction, spec.seed)
+    if clusters is None:
+        clusters = scan.problem_clusters
+    result = assign_splits(kept, clusters, spec.test_fraction, spec.seed)
+    if to_test:
+        result = force_test(result, to_test, clusters)
     rows = pa.table(
         {
             "problem_id": pa.array(list(result.splits), pa.string()),

@@ -191,6 +191,68 @@ def build_manifest(
             if split is not None
             else {}
         ),
+        **_decontamination(rows, options),
+    }
+
+
+def _decontamination(rows: Any, options: BuildOptions) -> dict[str, Any]:
+    """The [decontaminate] check (codelog.group.decontaminate), when the recipe asked for one:
+    the benchmarks with their digests, the rule, the action, the counts and every match. Absent
+    when off: train and export warn then (codelog.dataset.checks)."""
+    d = options.recipe.decontaminate
+    if not d.benchmarks:
+        return {}
+    benchmarks = [
+        {"spec": spec, "benchmark": name, "sha256": digest, "problems": n}
+        for spec, name, digest, n in rows(
+            "SELECT spec, benchmark, digest, problems FROM contamination_benchmarks"
+        )
+    ]
+    matches = [
+        dict(zip(("problem_id", "benchmark", "task_id", "score", "level", "span"), r, strict=True))
+        for r in rows(
+            "SELECT problem_id, benchmark, task_id, score, level, span FROM contamination_matches "
+            "ORDER BY problem_id, score DESC, benchmark, task_id, level"
+        )
+    ]
+    problems = sorted({m["problem_id"] for m in matches})
+    by_benchmark = dict(
+        rows(
+            "SELECT benchmark, count(DISTINCT problem_id) FROM contamination_matches "
+            "GROUP BY 1 ORDER BY 1"
+        )
+    )
+    if d.action == "drop":
+        affected = rows("SELECT count(*) FROM fate WHERE reason = 'contaminated'")[0][0]
+    else:
+        affected = rows(
+            "SELECT count(*) FROM fate WHERE reason IS NULL AND problem_id IN "
+            "(SELECT problem_id FROM contamination_matches)"
+        )[0][0]
+    train_left = rows(
+        "SELECT count(*) FROM fate WHERE reason IS NULL AND split = 'train' AND problem_id IN "
+        "(SELECT problem_id FROM contamination_matches)"
+    )[0][0]
+    return {
+        "decontamination": {
+            "benchmarks": benchmarks,
+            "rule": {
+                "ngram": d.ngram,
+                "threshold": d.threshold,
+                "max_df": d.max_df,
+                "min_shared": d.min_shared,
+                "solutions": d.solutions,
+            },
+            "action": d.action,
+            "counts": {
+                "problems": len(problems),
+                "problems_by_benchmark": by_benchmark,
+                # rows rejected as contaminated ("drop"), or kept in the test split ("test")
+                "rows": affected,
+                "train_rows_of_contaminated_problems": train_left,
+            },
+            "matches": matches,
+        }
     }
 
 
@@ -334,6 +396,31 @@ def _lint_note(recipe: dict[str, Any]) -> str:
     return note
 
 
+def _decontamination_note(manifest: dict[str, Any]) -> str:
+    """The card's line on benchmark contamination (codelog.group.decontaminate)."""
+    d = manifest.get("decontamination")
+    if d is None:
+        return (
+            "Decontamination: not checked against any benchmark; a model trained here may be "
+            "scored on problems it trained on (`codelog build --decontaminate BENCH,...`)."
+        )
+    checked = ", ".join(
+        f"{b['spec']} ({b['problems']:,} problems, sha256 `{b['sha256'][:16]}…`)"
+        for b in d["benchmarks"]
+    )
+    moved = (
+        "moved to the test split"
+        if d["action"] == "test"
+        else "dropped (rejects with reason `contaminated`)"
+    )
+    return (
+        f"Decontamination: checked against {checked}; {d['counts']['problems']:,} problems "
+        f"matched (statement coverage >= {d['rule']['threshold']} of {d['rule']['ngram']}-grams"
+        f"{', or a reference solution by AST hash' if d['rule']['solutions'] else ''}) and were "
+        f"{moved}: {d['counts']['rows']:,} rows."
+    )
+
+
 def dataset_card(manifest: dict[str, Any]) -> str:
     counts = manifest["counts"]
     reasons = (
@@ -395,6 +482,8 @@ trainer can contrast them. Recipe `{manifest["recipe"]["name"]}`, seed {manifest
 {held_out}
 Column `split` (train/test) is on `solutions` and `problems`; column `dialect` (python2/python3)
 names the language version, and groups never mix dialects.
+
+{_decontamination_note(manifest)}
 
 Rows in: {counts["rows_in"]:,} = solutions + rejects. Input fingerprint `{manifest["input_fingerprint"][:16]}…`.
 
