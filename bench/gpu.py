@@ -29,8 +29,9 @@ own code: advantages (`compute_advantages`), length-aware micro-batches
   (training/memory.py) before its runtime allowance and margin (goal: within 10%), and the
   device's whole use (CUDA context and cached blocks: total - free) against the estimate's total;
 - sampling: tokens/s of `generate_samples` (codelog.evaluation.pass_at_k, batched HF
-  generate: what `codelog eval` and pass@k while training use without vLLM) under the
-  training autocast, with a word-level tokenizer over the model's whole vocabulary.
+  generate: what `codelog eval` and pass@k while training use without vLLM) without autocast,
+  as the loop samples, and for fp32 master weights under bf16 autocast too; with a word-level
+  tokenizer over the model's whole vocabulary.
 
 Results go to OUT/gpu.json and OUT/gpu.md, rewritten after every measurement, so a run that is
 cut short still leaves what it measured. A phase that would start past --budget-s is skipped
@@ -459,7 +460,7 @@ def measure_training(case, config, t, precision, model, device, args, checkpoint
 
 def measure_sampling(model, config, autocast: bool, device, args) -> dict[str, Any]:
     """Tokens/s of batched HF generate through codelog's sampler, under bf16 autocast or not
-    (the training loop samples under the training's autocast: loop.evaluate)."""
+    (the training loop samples without autocast: loop.evaluate)."""
     import torch
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
@@ -656,8 +657,9 @@ def main() -> None:
         free_memory(device)
         # "sampling" is the loop's path (no autocast: loop.evaluate); "sampling_autocast" the
         # alternative for fp32 master weights, which casts every weight on each forward pass
+        fp32 = precision.autocast and precision.weights == torch.float32
         for key, autocast in (("sampling", False), ("sampling_autocast", True)):
-            if (key == "sampling_autocast" and not precision.autocast) or over(key, c):
+            if (key == "sampling_autocast" and not fp32) or over(key, c):
                 continue
             say(f"  {key}: batched HF generate, bf16 autocast {'on' if autocast else 'off'}")
             got = attempt(key, c, measure_sampling, model, config, autocast, device, args)

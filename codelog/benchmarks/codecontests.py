@@ -157,7 +157,12 @@ def tasks(source: Source, split: str, options: Mapping[str, Any]) -> Iterator[Ta
 
 
 def references(source: Source, split: str) -> Iterator[Reference]:
-    for _, _, row in rows(source, split):
+    for where, line, row in rows(source, split):
+        for key in ("name", "description"):  # another schema (SandboxFusion's) is not read
+            if not isinstance(row.get(key), str):
+                raise InputError(
+                    where, f"needs a {key} (CodeContests' Hub schema)", line=line, column=key
+                )
         solutions = row.get("solutions") or {}
         languages = solutions.get("language") or []
         codes = solutions.get("solution") or []
@@ -172,9 +177,7 @@ def references(source: Source, split: str) -> Iterator[Reference]:
             if _enum(row.get("source"), SOURCES) == "CODEFORCES" and contest and index
             else None
         )
-        yield Reference(
-            "codecontests", str(row.get("name")), str(row.get("description") or ""), python, url=url
-        )
+        yield Reference("codecontests", row["name"], row["description"], python, url=url)
 
 
 BENCHMARK = Benchmark(

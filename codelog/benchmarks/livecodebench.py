@@ -168,12 +168,17 @@ def tasks(source: Source, split: str, options: Mapping[str, Any]) -> Iterator[Ta
 
 
 def references(source: Source, split: str) -> Iterator[Reference]:
-    for _, _, row in rows(source, split):
-        platform, qid = str(row.get("platform") or ""), str(row.get("question_id"))
+    for where, line, row in rows(source, split):
+        for key in ("question_id", "question_content"):  # another schema is not read
+            if not isinstance(row.get(key), str):
+                raise InputError(
+                    where, f"needs a {key} (code_generation_lite's schema)", line=line, column=key
+                )
+        platform, qid = str(row.get("platform") or ""), row["question_id"]
         yield Reference(
             "livecodebench",
             qid,
-            str(row.get("question_content") or ""),
+            row["question_content"],
             (),
             url=_url(platform, qid, row),
         )

@@ -26,10 +26,8 @@ were drawn and each problem's sampling noise; it treats the problems as independ
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
-import io
 import json
 import math
 import os
@@ -476,26 +474,24 @@ def evaluate_model(
 
     e = plan.settings
     spec, split = _eval_spec(plan.dataset, benchmark)
-    # run_eval ends with a line of figures on stderr; the experiment prints its own per cell
-    with contextlib.redirect_stderr(io.StringIO()):
-        result = run_eval(
-            benchmark=spec,
-            model=model,
-            samples_file=None,
-            n=e.n,
-            ks=",".join(map(str, e.k)),
-            out=out,
-            temperature=e.temperature,
-            max_new_tokens=e.max_new_tokens,
-            limit=e.limit or None,
-            seed=plan.seed,
-            recipe=plan.recipe_path,
-            workers=workers,
-            quiet=True,
-            progress=progress,
-            split=split,
-            force=True,  # out is the cell's own directory
-        )
+    result = run_eval(
+        benchmark=spec,
+        model=model,
+        samples_file=None,
+        n=e.n,
+        ks=",".join(map(str, e.k)),
+        out=out,
+        temperature=e.temperature,
+        max_new_tokens=e.max_new_tokens,
+        limit=e.limit or None,
+        seed=plan.seed,
+        recipe=plan.recipe_path,
+        workers=workers,
+        quiet=True,
+        progress=progress,
+        split=split,
+        force=True,  # out is the cell's own directory
+    )
     summary = result.summary()
     return {
         "problems": summary["problems"],

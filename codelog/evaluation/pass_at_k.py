@@ -735,6 +735,8 @@ def run_eval(
     of_split = f" of split {bench.split}" if bench.split is not None else ""
     judged = total - resumed
     rate = judged / seconds if seconds else 0.0
+    if quiet:
+        return result
     print(
         f"{figures} over {len(result.per_problem)} problems{of_split}, "
         f"{result.samples} samples"

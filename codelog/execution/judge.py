@@ -185,11 +185,11 @@ def memory_limit_hit(run: sandbox.Run, limit_kb: int) -> bool:
     from what the sandbox measured, never from what the program printed (a MemoryError it
     raised itself, an "out of memory" in its message).
 
-    The sandbox's own fact (`Run.memory_limit_hit`: a cgroup's failcnt or OOM kill, branch
-    `sandbox`) is used where the run has it; until then the fact is the peak resident set over
-    the limit, so an allocation RLIMIT_AS refused at a low peak is a Runtime Error."""
-    hit = getattr(run, "memory_limit_hit", None)
-    return bool(hit) or run.memory_kb > limit_kb
+    The facts: the sandbox's `Run.memory_limit_hit` (the run's memory cgroup killed it, or a
+    peak over the limit: codelog.execution.sandbox.accounting), or the peak resident set over
+    the limit. An allocation RLIMIT_AS refused before touching memory is recorded nowhere by
+    the kernel, so it is a Runtime Error (docs/running-code.md)."""
+    return run.memory_limit_hit or run.memory_kb > limit_kb
 
 
 def classify(run: sandbox.Run, test: TestCase, problem: Problem) -> tuple[str, str]:

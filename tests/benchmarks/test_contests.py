@@ -145,3 +145,15 @@ def test_plain_pickles_decode_to_their_data() -> None:
     assert plain_pickle.decode_compressed(text) == value
     with pytest.raises(plain_pickle.NotPlainData, match="not base64 of zlib"):
         plain_pickle.decode_compressed("not a pickle")
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [("codecontests", "name"), ("livecodebench", "question_id")]
+)
+def test_a_file_of_another_schema_is_refused_naming_the_key(tmp_path, name, key):
+    # SandboxFusion's converted rows ({"id", "content", "test"}) are not the Hub's schema: their
+    # references would be nameless, empty statements
+    path = tmp_path / "sandboxfusion.jsonl"
+    path.write_text(json.dumps({"id": 7, "content": "Read n; print n.", "test": []}) + "\n")
+    with pytest.raises(InputError, match=rf"line 1: column '{key}'"):
+        list(benchmarks.references(f"{name}:{path}"))

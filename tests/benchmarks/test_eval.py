@@ -138,7 +138,8 @@ def test_eval_resumes_after_a_kill_and_writes_the_bytes_of_an_uninterrupted_run(
     assert journal.is_file() and not (out / "summary.json").exists()
     with journal.open("a") as f:
         f.write('{"problem_id": "2", "ind')  # a line cut short by the kill
-    again = subprocess.run([*argv, "--out", str(out)], capture_output=True, timeout=300, text=True)
+    loud = [a for a in argv if a != "--quiet"]  # --quiet silences the closing line too
+    again = subprocess.run([*loud, "--out", str(out)], capture_output=True, timeout=300, text=True)
     assert again.returncode == 0, again.stderr
     assert "read back from the interrupted run" in again.stderr
     assert not journal.exists()
@@ -177,3 +178,35 @@ def test_a_model_is_asked_the_benchmarks_own_prompt(sample_dataset: Path, tmp_pa
     )
     fenced = "Here it is:\n```python\ndef f():\n    return 1\n```\nDone."
     assert completion_program(task.problem, fenced, task) == "def f():\n    return 1\n"
+
+
+def test_a_resumed_eval_judges_again_what_changed_since_the_kill(tmp_path: Path) -> None:
+    # the journal keys each verdict on the code and the problem's tests (issue 33): a tests
+    # file edited between the kill and the re-run must not lend its old verdicts
+    bench = tmp_path / "mbpp.jsonl"
+    bench.write_text(Path(MBPP[5:]).read_text())
+    samples = write_samples(tmp_path / "s.jsonl", mbpp_canonical() * 6)
+    argv = [
+        sys.executable, "-m", "codelog.cli", "eval", "--benchmark", f"mbpp:{bench}",
+        "--split", "all", "--samples", str(samples), "--workers", "1", "--quiet",
+    ]  # fmt: skip
+    out = tmp_path / "killed"
+    journal = journal_path(out / "samples.jsonl")
+    proc = subprocess.Popen([*argv, "--out", str(out)])
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if journal.is_file() and journal.read_text().count("\n") >= 12:
+            break
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    rows = [json.loads(line) for line in bench.read_text().splitlines()]
+    rows[0]["test_list"] = [t.replace("==", "!=", 1) for t in rows[0]["test_list"]]
+    bench.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    again = subprocess.run([*argv, "--out", str(out)], capture_output=True, timeout=300)
+    assert again.returncode == 0, again.stderr
+    fresh = subprocess.run([*argv, "--out", str(tmp_path / "fresh")], capture_output=True)
+    assert fresh.returncode == 0, fresh.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary == json.loads((tmp_path / "fresh" / "summary.json").read_text())
+    assert summary["pass@1"] < 1.0  # the first task's samples now fail
