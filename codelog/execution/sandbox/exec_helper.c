@@ -20,10 +20,16 @@
           report, so what they used counts and nothing they would print later is output.
    Without -r, PROGRAM is exec'd in place.
 
+   The report pipe is also a lifeline: its reader is the judge's worker. If the worker dies
+   (the judge killed with SIGKILL), the pipe breaks and this process kills the program (with
+   -n, everything in the namespace) and exits. bwrap's --die-with-parent alone misses a parent
+   that dies while bwrap is still starting: its namespace's init then outlives the judge.
+
    Not dumpable: the program (same uid, after setpriv) cannot open /proc/<this>/fd to forge
    the report. The program's exec makes it dumpable again, as any program is. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +41,8 @@
 #include <unistd.h>
 
 #define KEYCTL_JOIN_SESSION_KEYRING 1
+
+static void nothing(int sig) { (void)sig; }
 
 static long ms(struct timeval t) { return (long)t.tv_sec * 1000 + t.tv_usec / 1000; }
 
@@ -90,10 +98,20 @@ int main(int argc, char **argv) {
     if (killall && getpid() > 2) killall = 0;
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    /* SIGCHLD stays blocked except inside ppoll: a child that ends between wait4 and ppoll
+       interrupts ppoll at once, so waiting on the lifeline costs the run's end nothing. */
+    struct sigaction on_child = {0};
+    on_child.sa_handler = nothing;
+    sigaction(SIGCHLD, &on_child, NULL);
+    sigset_t chld, unblocked;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &unblocked);
     pid_t pid = fork();
     if (pid < 0) return 127;
     if (pid == 0) {
         close(report);
+        sigprocmask(SIG_SETMASK, &unblocked, NULL);
         execv(argv[i], argv + i);
         perror(argv[i]);
         _exit(127);
@@ -102,14 +120,28 @@ int main(int argc, char **argv) {
     long cpu_ms = 0, rss_kb = 0;
     for (;;) {
         struct rusage ru;
-        pid_t got = wait4(-1, &status, __WALL, &ru);
-        if (got < 0) {
-            if (errno == EINTR) continue;
+        int st;
+        pid_t got = wait4(-1, &st, __WALL | WNOHANG, &ru);
+        if (got > 0) {
+            cpu_ms += ms(ru.ru_utime) + ms(ru.ru_stime);
+            if (ru.ru_maxrss > rss_kb) rss_kb = ru.ru_maxrss;
+            if (got == pid) {
+                status = st;
+                break;
+            }
+            continue;
+        }
+        if (got < 0 && errno != EINTR) return 127;
+        if (got < 0) continue;
+        struct pollfd lifeline = {report, 0, 0}; /* POLLERR: the reader is gone */
+        if (ppoll(&lifeline, 1, NULL, &unblocked) > 0 &&
+            (lifeline.revents & (POLLERR | POLLHUP | POLLNVAL))) {
+            if (killall)
+                for (int round = 0; round < 1000 && kill(-1, SIGKILL) == 0; round++) reap(0, &cpu_ms, &rss_kb);
+            else
+                kill(pid, SIGKILL);
             return 127;
         }
-        cpu_ms += ms(ru.ru_utime) + ms(ru.ru_stime);
-        if (ru.ru_maxrss > rss_kb) rss_kb = ru.ru_maxrss;
-        if (got == pid) break;
     }
     if (killall) {
         /* A fork bomb may fork between two rounds: until nothing is left to signal. */
