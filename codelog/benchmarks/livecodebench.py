@@ -22,7 +22,7 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from codelog.benchmarks import plain_pickle
+import codelog.benchmarks.plain_pickle as plain_pickle
 from codelog.benchmarks.base import (
     Benchmark,
     Reference,

@@ -12,7 +12,7 @@ import tempfile
 import threading
 import time
 
-from codelog.execution.sandbox import accounting
+import codelog.execution.sandbox.accounting as accounting
 from codelog.execution.sandbox.host import _is_root, kill_until_none
 from codelog.execution.sandbox.limits import SandboxError
 
