@@ -167,8 +167,8 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, str, int | None, dic
     if split not in SPLITS:
         raise CodelogError(f"apps splits: {', '.join(SPLITS)}; not {split!r} (--split)")
     if source.path is None:
-        for i, row in enumerate(hub_rows("apps", HUB_ID, split)):
-            yield str(row["problem_id"]), f"{HUB_ID} ({split})", i, dict(row)
+        for where, i, row in hub_rows("apps", HUB_ID, split):
+            yield str(row["problem_id"]), where, i, row
         return
     path = source.path
     if path.is_dir():

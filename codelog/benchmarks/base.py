@@ -82,9 +82,10 @@ class Benchmark:
 
 def hub_rows(
     name: str, hub_id: str, split: str, config: str | None = None, **options: Any
-) -> Iterator[dict[str, Any]]:
-    """The rows of a Hub dataset's split through `datasets` (cached there). Offline or
-    unreachable: one line naming the local form."""
+) -> Iterator[tuple[str, int, dict[str, Any]]]:
+    """(where, index, row) of a Hub dataset's split through `datasets` (cached there), as
+    `local_rows` gives a local copy's. Offline or unreachable: one line naming the local
+    form."""
     try:
         import datasets
     except ImportError:
@@ -100,7 +101,9 @@ def hub_rows(
             f"--benchmark {name}: cannot load {hub_id} ({split}) from the Hugging Face Hub "
             f"({reason}); give a local copy in its published form: --benchmark {name}:PATH"
         ) from None
-    yield from data
+    where = f"{hub_id} ({config + ', ' if config else ''}{split})"
+    for i, row in enumerate(data):
+        yield where, i, dict(row)
 
 
 def json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -131,8 +131,7 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, Mapping[
     if split not in SPLITS:
         raise CodelogError(f"codecontests splits: {', '.join(SPLITS)}; not {split!r} (--split)")
     if source.path is None:
-        for i, row in enumerate(hub_rows("codecontests", HUB_ID, split)):
-            yield f"{HUB_ID} ({split})", i, row
+        yield from hub_rows("codecontests", HUB_ID, split)
         return
     yield from local_rows(
         source.path, (".jsonl", ".json", ".parquet"), "CodeContests", prefer=split

@@ -156,8 +156,7 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, Mapping[
     if split != "test":
         raise CodelogError(f"livecodebench has one split, test; not {split!r} (--split)")
     if source.path is None:
-        for i, row in enumerate(hub_rows("livecodebench", HUB_ID, split)):
-            yield f"{HUB_ID} ({split})", i, row
+        yield from hub_rows("livecodebench", HUB_ID, split)
         return
     yield from local_rows(source.path, (".jsonl",), "LiveCodeBench")
 

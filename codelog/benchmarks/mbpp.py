@@ -62,8 +62,7 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, dict[str
         return
     config = str(source.path) if source.path is not None else "full"
     for s in SPLITS if split == "all" else (split,):
-        for i, row in enumerate(hub_rows("mbpp", HUB_ID, s, config)):
-            yield f"{HUB_ID} ({config}, {s})", i, dict(row)
+        yield from hub_rows("mbpp", HUB_ID, s, config)
 
 
 def _tests(row: dict[str, Any], where: str, line: int | None, key: str) -> list[str]:
