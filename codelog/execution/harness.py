@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 
 from codelog.execution import sandbox, zygote
 from codelog.execution.testcases import Problem
+from codelog.execution.zygote import PRELUDE_END
 
 # The value encoding, one source for both processes (and for codelog's tests of it).
 ENCODING = r"""
@@ -142,24 +143,6 @@ import os as _os
 import sys as _sys
 import builtins as _b
 
-_b.exit = _b.quit = _sys.exit
-_answers = _os.fdopen(_os.dup(1), "w")
-_calls = _os.fdopen(_os.dup(0), "r")
-_os.dup2(2, 1)
-_null = _os.open(_os.devnull, _os.O_RDONLY)
-_os.dup2(_null, 0)
-_sys.argv = _sys.argv[1:]
-with open(_sys.argv[0], "rb") as _f:
-    _s = _f.read()
-try:
-    _c = compile(_s, _sys.argv[0], "exec", 0, 1)
-except (SyntaxError, ValueError, TypeError):
-    import traceback as _t
-
-    _e = _sys.exc_info()
-    _sys.stderr.write("".join(_t.format_exception_only(_e[0], _e[1])))
-    _sys.exit(1)
-_g = {"__name__": "__main__", "__file__": _sys.argv[0], "__builtins__": _b}
 _kept = []
 
 
@@ -172,15 +155,36 @@ def _ref(n):
     return _kept[n]
 
 
-exec(_c, _g)
-
-
 def _kind(v):
     if type(v).__name__ == "module" and isinstance(getattr(v, "__name__", None), str):
         return "module:" + v.__name__
     return "call" if callable(v) else "value"
 
 
+"""
+    + PRELUDE_END
+    + r"""_b.exit = _b.quit = _sys.exit
+_answers = _os.fdopen(_os.dup(1), "w")
+_calls = _os.fdopen(_os.dup(0), "r")
+_os.dup2(2, 1)
+_null = _os.open(_os.devnull, _os.O_RDONLY)
+_os.dup2(_null, 0)
+_sys.argv = _sys.argv[1:]
+# a warm run compiled the source already, before any of it ran (zygote.spawn's `compile`)
+_c = globals().pop("_codelog_code", None)
+if _c is None:
+    with open(_sys.argv[0], "rb") as _f:
+        _s = _f.read()
+    try:
+        _c = compile(_s, _sys.argv[0], "exec", 0, 1)
+    except (SyntaxError, ValueError, TypeError):
+        import traceback as _t
+
+        _e = _sys.exc_info()
+        _sys.stderr.write("".join(_t.format_exception_only(_e[0], _e[1])))
+        _sys.exit(1)
+_g = {"__name__": "__main__", "__file__": _sys.argv[0], "__builtins__": _b}
+exec(_c, _g)
 _names = {k: _kind(v) for k, v in list(_g.items()) if type(k) is str and k[:2] != "__"}
 _answers.write(_json.dumps({"ready": True, "names": _names}) + "\n")
 _answers.flush()
@@ -215,11 +219,6 @@ import os
 import sys
 import traceback
 
-verdicts = os.fdopen(os.dup(1), "w")
-replies = os.fdopen(os.dup(0), "r")
-os.dup2(2, 1)
-_null = os.open(os.devnull, os.O_RDONLY)
-os.dup2(_null, 0)
 
 
 class CandidateGone(BaseException):
@@ -309,52 +308,88 @@ def _get(name):
     return _dec(reply["value"])
 
 
+'''
+    + PRELUDE_END
+    + r"""verdicts = os.fdopen(os.dup(1), "w")
+replies = os.fdopen(os.dup(0), "r")
+os.dup2(2, 1)
+_null = os.open(os.devnull, os.O_RDONLY)
+os.dup2(_null, 0)
 with open("problem.json") as f:
     spec = _json.load(f)
-# the names the candidate's program defines that the checks use (codelog sends them first)
-first = replies.readline()
-names = _json.loads(first)["names"] if first else {}
-g = {"__name__": "__main__", "__builtins__": builtins}
-verdict = {"verdict": "pass"}
-try:
-    prompt = spec["prompt"]
-    if prompt:
-        for text in (prompt, prompt + "    pass\n"):  # "def f(x):\n" alone needs a body
-            try:
-                code = compile(text, "prompt.py", "exec")
-            except SyntaxError:
-                continue
-            exec(code, g)
-            break
-    for name in spec["modules"]:
-        kind = names.get(name)
-        if kind is None or kind.startswith("module:"):  # the checker imports its own copy
-            try:
-                g[name] = importlib.import_module(kind[7:] if kind else name)
-            except ImportError:
-                pass
-        else:  # a value of the program's (MBPP 927's tree `root`): data, or a handle
-            g[name] = _get(name)
-    # the checks may call the function by its name too (HumanEval/33 does)
-    for name in spec["functions"] + ([spec["entry_point"]] if spec["entry_point"] else []):
-        g[name] = _proxy(name)
-    for name in spec["builtins"]:  # a builtin the program redefines and the checks test
-        if names.get(name) == "call":
+_code = {}  # the problem's code compiled once: a warm checker checks many programs in a row
+
+
+def _compiled(text, name):
+    code = _code.get((text, name))
+    if code is None:
+        code = _code[text, name] = compile(text, name, "exec")  # a failure: not kept
+    return code
+
+
+def _by_candidate(exc):
+    return any(exc is e for e in _raised_by_candidate)
+
+
+def _check(names):
+    # one program's checks, in a namespace of their own; `names`: what its program defines
+    # that the checks use
+    del _raised_by_candidate[:]
+    _handles.clear()
+    g = {"__name__": "__main__", "__builtins__": builtins}
+    verdict = {"verdict": "pass"}
+    try:
+        prompt = spec["prompt"]
+        if prompt:
+            for text in (prompt, prompt + "    pass\n"):  # "def f(x):\n" alone needs a body
+                try:
+                    code = _compiled(text, "prompt.py")
+                except SyntaxError:
+                    continue
+                exec(code, g)
+                break
+        for name in spec["modules"]:
+            kind = names.get(name)
+            if kind is None or kind.startswith("module:"):  # the checker imports its own copy
+                try:
+                    g[name] = importlib.import_module(kind[7:] if kind else name)
+                except ImportError:
+                    pass
+            else:  # a value of the program's (MBPP 927's tree `root`): data, or a handle
+                g[name] = _get(name)
+        # the checks may call the function by its name too (HumanEval/33 does)
+        for name in spec["functions"] + ([spec["entry_point"]] if spec["entry_point"] else []):
             g[name] = _proxy(name)
-    exec(compile(spec["test"], "test.py", "exec"), g)
-    if spec["entry_point"]:
-        g["check"](_proxy(spec["entry_point"]))
-except CandidateGone:
-    verdict = {"verdict": "gone"}
-except AssertionError as exc:
-    failed = "error" if any(exc is e for e in _raised_by_candidate) else "assert"
-    verdict = {"verdict": failed, "detail": traceback.format_exc(limit=-2)}
-except BaseException:
-    verdict = {"verdict": "error", "detail": traceback.format_exc(limit=-2)}
-verdicts.write(_json.dumps(verdict) + "\n")
-verdicts.flush()
+        for name in spec["builtins"]:  # a builtin the program redefines and the checks test
+            if names.get(name) == "call":
+                g[name] = _proxy(name)
+        exec(_compiled(spec["test"], "test.py"), g)
+        if spec["entry_point"]:
+            g["check"](_proxy(spec["entry_point"]))
+    except CandidateGone:
+        verdict = {"verdict": "gone"}
+    except AssertionError as exc:
+        failed = "error" if _by_candidate(exc) else "assert"
+        verdict = {"verdict": failed, "detail": traceback.format_exc(limit=-2)}
+    except BaseException as exc:
+        verdict = {"verdict": "error", "detail": traceback.format_exc(limit=-2)}
+        if _by_candidate(exc):
+            verdict["candidate"] = True
+    return verdict
+
+
+# One program's checks for each line codelog sends (the names of its program): a cold checker
+# gets one, a warm one every program of its problem in a row (codelog starts a fresh one after
+# anything but a clean verdict). Modules the checks import are imported afresh for each. End
+# of input: done.
+_base = set(sys.modules)
+for _line in iter(replies.readline, ""):
+    verdicts.write(_json.dumps(_check(_json.loads(_line)["names"])) + "\n")
+    verdicts.flush()
+    for _name in set(sys.modules) - _base:
+        del sys.modules[_name]
 os._exit(0)
-'''
+"""
 )
 
 # The checker's own limits: it runs the problem's code, not the candidate's, and is not timed.
@@ -448,12 +483,16 @@ def check_function(
     limits: sandbox.Limits,
     *,
     warm: bool = True,
+    reuse: bool = True,
 ) -> Outcome:
     """Run `problem`'s checks against `code` (the completion) in two boxes; see the module.
 
     `warm`: both processes fork from warm zygotes (codelog.execution.zygote), each in a box of
     its own as cold; where that cannot work, or a zygote is lost mid-run (a candidate that
-    kills its zygote), the checks run cold, and the cold run's outcome is the verdict."""
+    kills its zygote), the checks run cold, and the cold run's outcome is the verdict. A warm
+    checker that gave a clean verdict is kept for the same problem's next program (`reuse`):
+    each program's checks run in a namespace of their own, and a kept checker's word other
+    than pass, a failed check or the candidate's own failure is checked again afresh."""
     if problem.entry_point:
         # the checks hold their own helpers (the prompt's): nothing of the program's but the
         # entry point may stand in for them, lest it redefine what judges it
@@ -489,28 +528,41 @@ def check_function(
     why = ""
     if warm:
         cwarm, why = zygote.available(candidate_argv, runner.readable, limits)
-        kwarm, kwhy = (
-            zygote.available(checker_argv, runner.readable, checker_limits)
-            if cwarm is not None
-            else (None, "")
-        )
-        why = why or kwhy
-        if cwarm is not None and kwarm is not None:
-            try:
-                return _broker(
-                    _Warm(cwarm, candidate_argv, limits, cfiles),
-                    _Warm(kwarm, checker_argv, checker_limits, kfiles),
-                    limits,
-                    allowed,
-                    set(modules),
-                )
-            except _Lost:
-                why = "a warm zygote was lost mid-run"
-            finally:
-                for box in (cwarm, kwarm):
-                    zygote.release(box)
-        elif cwarm is not None:
-            zygote.release(cwarm)
+        if cwarm is not None:
+            key = (checker_argv, runner.readable, checker_limits, kfiles["problem.json"])
+            kept = _kept.take(key) if reuse else None
+            kwarm, kwhy = (
+                (kept.box.box, "")
+                if kept is not None
+                else zygote.available(checker_argv, runner.readable, checker_limits)
+            )
+            why = why or kwhy
+            still: _Checker | None = None
+            if kwarm is not None:
+                try:
+                    outcome, still, doubt = _broker(
+                        _Warm(cwarm, candidate_argv, limits, cfiles, runner.source_name),
+                        _Warm(kwarm, checker_argv, checker_limits, kfiles),
+                        limits,
+                        allowed,
+                        set(modules),
+                        checker=kept,
+                        keep=reuse,
+                    )
+                    if not doubt:
+                        return outcome
+                except _Lost:
+                    why = "a warm zygote was lost mid-run"
+                finally:
+                    zygote.release(cwarm)
+                    if still is not None:
+                        _kept.put(key, still)
+                    else:
+                        zygote.release(kwarm)
+                if not why:  # a reused checker's word in doubt: a fresh checker's decides
+                    return check_function(problem, code, runner, limits, warm=True, reuse=False)
+            else:
+                zygote.release(cwarm)
     with (
         sandbox.sandboxed(
             candidate_argv, limits, files=cfiles, readable=runner.readable, own_usage=True
@@ -519,7 +571,7 @@ def check_function(
             checker_argv, checker_limits, files=kfiles, readable=runner.readable
         ) as kbox,
     ):
-        outcome = _broker(_Cold(cbox), _Cold(kbox), limits, allowed, set(modules))
+        outcome, _, _ = _broker(_Cold(cbox), _Cold(kbox), limits, allowed, set(modules))
     if why:
         start = f"cold ({why})"
         outcome = replace(
@@ -529,6 +581,43 @@ def check_function(
             ),
         )
     return outcome
+
+
+class _KeptChecker:
+    """The warm checker this process keeps (one: programs come grouped by problem), and the
+    problem it checks. A checker of another problem is closed when a program of a new one
+    comes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: tuple | None = None
+        self._checker: _Checker | None = None
+        os.register_at_fork(after_in_child=self._forget)
+
+    def _forget(self) -> None:  # a forked worker must not use its parent's
+        self._key, self._checker = None, None
+
+    def take(self, key: tuple) -> _Checker | None:
+        """The kept checker of `key`'s problem (it is the caller's until `put`), or None; one
+        of another problem is closed."""
+        with self._lock:
+            old_key, checker = self._key, self._checker
+            self._key, self._checker = None, None
+        if checker is not None and not zygote.alive(checker.box.box):
+            return None  # its box was torn down (zygote.close_all)
+        if checker is None or old_key == key:
+            return checker
+        with contextlib.suppress(_Lost, OSError):
+            checker.close(checker.box.limits, time.monotonic())
+        zygote.release(checker.box.box)
+        return None
+
+    def put(self, key: tuple, checker: _Checker) -> None:
+        with self._lock:
+            self._key, self._checker = key, checker
+
+
+_kept = _KeptChecker()
 
 
 class _Lost(Exception):
@@ -589,11 +678,19 @@ class _Cold:
 class _Warm:
     """A box's process, forked from a warm zygote (codelog.execution.zygote)."""
 
-    def __init__(self, box: zygote.Box, argv, limits: sandbox.Limits, files: dict[str, str]):
+    def __init__(
+        self,
+        box: zygote.Box,
+        argv,
+        limits: sandbox.Limits,
+        files: dict[str, str],
+        compile: str | None = None,
+    ):
         self.box, self.argv, self.limits, self.files = box, argv, limits, files
+        self.compile = compile  # the program's file: the run compiles it first and says
 
     def start(self):
-        proc = zygote.spawn(self.box, self.argv, self.limits, self.files)
+        proc = zygote.spawn(self.box, self.argv, self.limits, self.files, compile=self.compile)
         if proc is None:
             raise _Lost
         return proc
@@ -610,7 +707,7 @@ class _Warm:
                 raise _Lost
         code = os.waitstatus_to_exitcode(int(report["status"]))
         rss_kb, hit = zygote.memory(self.box, int(report["rss_kb"]), limits)
-        return _described(
+        run = _described(
             code,
             killed or bool(report["killed"]),
             int(report["cpu_ms"]),
@@ -622,6 +719,11 @@ class _Warm:
             timed_out,
             exceeded,
             self.box.isolation,
+        )
+        if report.get("compiled") is None:
+            return run
+        return replace(
+            run, compiled=report["compiled"], compile_errors=str(report.get("errors", ""))
         )
 
 
@@ -704,27 +806,63 @@ class _Drain:
         return b"".join(self.chunks)
 
 
+class _Checker:
+    """A checker process and its streams: for one program (cold), or for every program of one
+    problem in a row (warm: `_kept`)."""
+
+    def __init__(self, box: _Cold | _Warm):
+        self.box = box
+        self.proc = box.start()
+        self.err = _Drain(self.proc.stderr, 1 << 20)
+        self.requests = _Lines(self.proc.stdout.fileno(), _LINE_CAP)
+        self.checked = 0  # programs it has checked
+
+    def send(self, message: dict) -> bool:
+        return _send(self.proc, (json.dumps(message) + "\n").encode())
+
+    def close(self, limits: sandbox.Limits, start: float) -> None:
+        """End its input, wait for it to exit (killing it past a second) and reap it."""
+        self.requests.close()
+        _close(self.proc.stdin)
+        self.box.reap(self.proc, limits, self.err, start, time.monotonic() + 1, False, False)
+
+
+# What a checker that has checked other programs before may say and be believed: its clean
+# verdicts, and the candidate's own failures. Anything else (its own error, no verdict) is
+# checked again by a fresh checker, so no program's verdict depends on the ones before it.
+_REUSED_BELIEVED = frozenset({"pass", "assert", "gone"})
+_CHECKS_PER_CHECKER = 256  # then a fresh one: its CPU rlimit spans every check it makes
+
+
 def _broker(
     cbox: _Cold | _Warm,
     kbox: _Cold | _Warm,
     limits: sandbox.Limits,
     allowed: set[str],
     values: set[str],
-) -> Outcome:
+    *,
+    checker: _Checker | None = None,
+    keep: bool = False,
+) -> tuple[Outcome, _Checker | None, bool]:
     """Run the checks: `allowed` names the candidate's functions they may call, `values` the
-    names whose values they may read (when the candidate's program defines them)."""
+    names whose values they may read (when the candidate's program defines them).
+
+    `checker`: a live checker of this problem to use (else one is started in `kbox` once the
+    candidate is ready). `keep`: a checker that ends with a clean verdict is left running for
+    the problem's next program. Returns (the outcome, the checker kept or None, whether the
+    outcome came from a reused checker that may not be believed: check again afresh)."""
     start = time.monotonic()
     # The candidate's wall clock runs while it loads and while it answers, not while codelog
     # starts the checker or the checks think: two interpreters start here, not one.
     budget = _Budget(limits.wall_s)
     cand = cbox.start()
-    checker = None
     cerr = _Drain(cand.stderr, limits.output_bytes)
-    kerr: _Drain | None = None
     answers = _Lines(cand.stdout.fileno(), _LINE_CAP)
     calls = 0
     verdict, detail = "judge-error", ""
+    by_candidate = reused = clean = False
     timed_out = exceeded = False
+    used = False  # the checker took this program
     try:
         try:
             ready = answers.readline(budget.start())
@@ -738,9 +876,9 @@ def _broker(
         if not isinstance(hello, dict) or hello.get("ready") is not True:
             verdict = "timeout" if timed_out else "output" if exceeded else "not-ready"
         else:
-            checker = kbox.start()
-            kerr = _Drain(checker.stderr, 1 << 20)
-            requests = _Lines(checker.stdout.fileno(), _LINE_CAP)
+            if checker is None:
+                checker = _Checker(kbox)
+            reused, used = checker.checked > 0, True
             # what the checks may take from the program: the names they use that it defines
             defined = defined if isinstance(defined, dict) else {}
             names = {
@@ -748,59 +886,65 @@ def _broker(
                 for n, k in defined.items()
                 if isinstance(k, str) and (n in values or (n in allowed and k == "call"))
             }
-            _send(checker, (json.dumps({"names": names}) + "\n").encode())
+            checker.send({"names": names})
             # the checker is not timed, but it cannot run for ever
-            checker_deadline = start + limits.wall_s + _CHECKER_WALL_S
-            try:
-                while True:
-                    try:
-                        line = requests.readline(checker_deadline)
-                    except (TimeoutError, OverflowError):
-                        verdict, detail = "judge-error", "the checks did not finish"
-                        break
-                    message = _json_or_none(line) if line is not None else None
-                    if not isinstance(message, dict):
-                        verdict = "judge-error"
-                        detail = "the checks ended without a verdict: " + _tail([kerr.collected()])
-                        break
-                    if "verdict" in message:
-                        verdict = str(message["verdict"])
-                        detail = str(message.get("detail", ""))
-                        break
-                    if "get" in message:
-                        name, legal = message.get("get"), values
-                    else:
-                        name, legal = message.get("call"), allowed
-                    if name not in legal:
-                        reply = {"raise": ["NameError", f"name {name!r} is not defined"]}
-                    else:
-                        calls += 1
-                        reply = _ask(cand, answers, line, budget.start())
-                        if reply is None:
-                            timed_out = budget.over()
-                            reply = {"gone": True}
-                        elif reply == "overflow":
-                            exceeded = True
-                            reply = {"gone": True}
-                        budget.stop()
-                    _send(checker, (json.dumps(reply) + "\n").encode())
-            finally:
-                requests.close()
+            checker_deadline = time.monotonic() + limits.wall_s + _CHECKER_WALL_S
+            while True:
+                try:
+                    line = checker.requests.readline(checker_deadline)
+                except (TimeoutError, OverflowError):
+                    verdict, detail = "judge-error", "the checks did not finish"
+                    break
+                message = _json_or_none(line) if line is not None else None
+                if not isinstance(message, dict):
+                    verdict = "judge-error"
+                    detail = "the checks ended without a verdict: " + _tail(
+                        [checker.err.collected(0.1 if reused else 1.0)]
+                    )
+                    break
+                if "verdict" in message:
+                    verdict = str(message["verdict"])
+                    detail = str(message.get("detail", ""))
+                    by_candidate = message.get("candidate") is True
+                    clean = verdict in ("pass", "assert")
+                    break
+                if "get" in message:
+                    name, legal = message.get("get"), values
+                else:
+                    name, legal = message.get("call"), allowed
+                if name not in legal:
+                    reply = {"raise": ["NameError", f"name {name!r} is not defined"]}
+                else:
+                    calls += 1
+                    reply = _ask(cand, answers, line, budget.start())
+                    if reply is None:
+                        timed_out = budget.over()
+                        reply = {"gone": True}
+                    elif reply == "overflow":
+                        exceeded = True
+                        reply = {"gone": True}
+                    budget.stop()
+                checker.send(reply)
+            checker.checked += 1
     finally:
         answers.close()
         _close(cand.stdin)
-        if checker is not None:
-            _close(checker.stdin)
+        kept = checker if keep and (clean or not used) else None
+        kept = kept if kept is None or kept.checked < _CHECKS_PER_CHECKER else None
         # past a verdict the candidate only has to exit: a slow exit is not a time limit
         exit_by = time.monotonic() + max(budget.left, 0) + 2
+        reaped = False
         try:
             crun = cbox.reap(cand, limits, cerr, start, exit_by, timed_out, exceeded)
+            reaped = True
         finally:
-            if checker is not None and kerr is not None:
-                kbox.reap(checker, limits, kerr, start, time.monotonic() + 1, False, False)
+            if checker is not None and (kept is None or not reaped):
+                kept = None  # not kept past a failure of its own or of the candidate's box
+                checker.close(limits, start)
     if crun.timed_out and verdict in ("gone", "not-ready", "timeout", "judge-error"):
         verdict = "timeout"
-    return Outcome(verdict, detail, crun, calls)
+    doubt = reused and not (verdict in _REUSED_BELIEVED or by_candidate or crun.timed_out)
+    return Outcome(verdict, detail, crun, calls), kept, doubt
 
 
 class _Budget:

@@ -35,7 +35,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from codelog.execution import harness, languages, sandbox, zygote
 from codelog.execution.compare import (
@@ -70,6 +70,8 @@ VERDICTS = (
     OUTPUT_LIMIT,
     COMPILE_ERROR,
 )
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -292,15 +294,21 @@ def judge_program(
     presentation: TestResult | None = None
     compile_step = runner.language == "Python"
     for test in problem.tests:
-        run = _run_test(runner, limits, test.input, files, executables, options.warm)
+        run = _run_test(
+            runner, limits, test.input, files, executables, options.warm, compile=compile_step
+        )
         isolation = run.isolation.describe()
         wall += run.wall_ms
         if compile_step and run.exit_code not in (0, None):
-            # Only a program whose run failed can be one that does not compile: its compile
-            # step runs then, once, and decides (what the run printed decides nothing).
+            # Only a program whose run failed can be one that does not compile. A warm run
+            # compiled it before it ran and says; otherwise its compile step runs now, once,
+            # and decides (what the run printed decides nothing).
             compile_step = False
-            compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
-            wall += check.wall_ms
+            if run.compiled is not None:
+                compiles, diagnostics = run.compiled, _tail(run.compile_errors.encode(), 500)
+            else:
+                compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
+                wall += check.wall_ms
             if not compiles:
                 return _compile_error(program, problem, diagnostics, wall, isolation)
         status, detail = classify(run, test, problem)
@@ -342,12 +350,22 @@ def _run_test(
     files: Mapping[str, str],
     executables: Mapping[str, str],
     warm: bool,
+    *,
+    compile: bool = False,
 ) -> sandbox.Run:
-    """One test's run: forked from a warm zygote when asked and possible, else cold."""
+    """One test's run: forked from a warm zygote when asked and possible, else cold.
+    `compile`: a warm run compiles the program's source first, and its `compiled` says."""
     argv = runner.argv(limits)
     why = ""
     if warm and not runner.compiled:
-        run, why = zygote.run(argv, stdin, limits, files=files, readable=runner.readable)
+        run, why = zygote.run(
+            argv,
+            stdin,
+            limits,
+            files=files,
+            readable=runner.readable,
+            compile=runner.source_name if compile and runner.source_name in files else None,
+        )
         if run is not None:
             return run
     run, _ = sandbox.run(
@@ -392,9 +410,12 @@ def _judge_function(
     run = outcome.candidate
     wall = run.wall_ms
     if outcome.verdict == "not-ready":  # it exited before its checks: did it compile?
-        source = problem.program(program.code)
-        compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
-        wall += check.wall_ms
+        if run.compiled is not None:  # a warm run compiled it before it ran, and says
+            compiles, diagnostics = run.compiled, _tail(run.compile_errors.encode(), 500)
+        else:
+            source = problem.program(program.code)
+            compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
+            wall += check.wall_ms
         if not compiles:
             return _compile_error(program, problem, diagnostics, wall, run.isolation.describe())
     status, detail = function_verdict(outcome, problem.memory_limit_kb)
@@ -472,6 +493,7 @@ def judge_batch(batch: JudgeBatch) -> list[Verdict | Skipped]:
 
 
 BATCH_MAX = 16  # programs per task: ~1 s of work, small enough to balance the tail
+GROUP_WINDOW = 1024  # programs read ahead and grouped by problem (judge_stream)
 
 
 def batch_size(programs: int | None, parallelism: int) -> int:
@@ -503,18 +525,49 @@ def judge_stream(
     total: int | None = None,
 ) -> Iterator[tuple[Program, Verdict | Skipped]]:
     """(program, verdict) for every program, in input order, judged in batches on `executor`
-    with a bounded number in flight: the programs are read as the window frees up."""
+    with a bounded number in flight: the programs are read as the window frees up, up to
+    GROUP_WINDOW at a time, and a window's programs are batched by problem (a warm worker
+    keeps a function problem's checker for its programs in a row: codelog.execution.harness)."""
     size = batch_size(total, executor.parallelism)
-    taken: deque[JudgeBatch] = deque()  # submitted, results not yet handed out: the window
+    # submitted, results not yet handed out: each batch with its programs' input positions
+    taken: deque[tuple[tuple[int, ...], JudgeBatch]] = deque()
 
     def tasks() -> Iterator[JudgeBatch]:
-        for chunk in batched(programs, size):
-            needed = {p.problem_id: problems.get(p.problem_id) for p in chunk}
-            taken.append(JudgeBatch(tuple(chunk), needed, options))
-            yield taken[-1]
+        for chunk in batched(_grouped(programs), size):
+            batch = tuple(p for _, p in chunk)
+            needed = {p.problem_id: problems.get(p.problem_id) for p in batch}
+            taken.append((tuple(i for i, _ in chunk), JudgeBatch(batch, needed, options)))
+            yield taken[-1][1]
 
-    for results in executor.map(judge_batch, tasks()):
-        yield from zip(taken.popleft().programs, results, strict=True)
+    def judged() -> Iterator[tuple[int, tuple[Program, Verdict | Skipped]]]:
+        for results in executor.map(judge_batch, tasks()):
+            positions, batch = taken.popleft()
+            yield from zip(positions, zip(batch.programs, results, strict=True), strict=True)
+
+    yield from _in_input_order(judged())
+
+
+def _grouped(programs: Iterable[Program]) -> Iterator[tuple[int, Program]]:
+    """(input position, program) for every program, GROUP_WINDOW at a time, each window's in
+    problem order (stable): a warm worker keeps a function problem's checker for its programs
+    in a row (codelog.execution.harness), whatever order a samples file has."""
+    start = 0
+    for window in batched(programs, GROUP_WINDOW):
+        for i in sorted(range(len(window)), key=lambda i: window[i].problem_id):
+            yield start + i, window[i]
+        start += len(window)
+
+
+def _in_input_order(pairs: Iterable[tuple[int, T]]) -> Iterator[T]:
+    """The items of (input position, item) pairs, in input order, each as soon as those
+    before it are in."""
+    done: dict[int, T] = {}
+    next_out = 0
+    for position, item in pairs:
+        done[position] = item
+        while next_out in done:
+            yield done.pop(next_out)
+            next_out += 1
 
 
 def judge_pairs(
@@ -534,8 +587,9 @@ def judge_pairs(
     if total == 0:  # no pool, no Ray session for nothing
         return
     if executor.kind == "local" and (workers == 1 or total <= 1):
-        for program in programs:
-            yield program, _task((program, problems.get(program.problem_id), options))
+        yield from _in_input_order(
+            (i, (p, _task((p, problems.get(p.problem_id), options)))) for i, p in _grouped(programs)
+        )
         return
     with open_executor(executor, workers=workers, local=lambda: local_executor(workers)) as ex:
         yield from judge_stream(programs, problems, options, ex, total=total)

@@ -68,7 +68,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from codelog.execution import sandbox
@@ -112,10 +112,12 @@ def _recv(n, maxfds):
 
 def _sweep():
     # every process but this one and the namespace's init, until none is left
-    for _ in range(1000):
+    alone = False
+    for i in range(1000):
         try:
             os.kill(-1, signal.SIGKILL)
         except ProcessLookupError:
+            alone = i == 0
             break
         except PermissionError:
             break
@@ -127,10 +129,15 @@ def _sweep():
             pid, _, ru = os.wait4(-1, os.WNOHANG)
         except ChildProcessError:
             break
+        alone = False
         if pid == 0:
             select.select([], [], [], 0.001)
         else:
             _add(ru)
+    if alone:
+        # kill(-1) found nothing to signal (a zombie would have been signalled) and nothing
+        # was reaped: the namespace holds its init and this process, and /proc has no more
+        return 0
     left = 0
     for name in os.listdir("/proc"):
         if name.isdigit() and int(name) not in (1, os.getpid()):
@@ -190,7 +197,79 @@ def _empty(path):
                 pass
 
 
+# The size of each scratch directory between runs, where its size counts its entries (tmpfs
+# adds 20 bytes per entry) and what it holds between runs cannot change: probed once here, so
+# a run that left nothing there costs one stat, not a walk. Any other directory is walked.
+_CLEAN_SIZE = {}
+
+
+def _fixed(path, me):
+    # what a scratch directory holds at the start (/tmp: the mount points of the box's own
+    # directory) stays as it is: another uid's entries in a sticky directory, and no directory
+    # below them this uid may write to but the scratch directories themselves
+    names = os.listdir(path)
+    if names and os.access(path, os.W_OK) and not os.stat(path).st_mode & 0o1000:
+        return False
+    for name in names:
+        full = os.path.join(path, name)
+        st = os.lstat(full)
+        if st.st_uid == me:
+            return False
+        if full in _SCRATCH:
+            continue
+        if not os.path.isdir(full) or os.path.islink(full) or os.access(full, os.W_OK):
+            return False
+        if not _fixed(full, me):
+            return False
+    return True
+
+
+def _probe_sizes():
+    for path in _SCRATCH:
+        probe = os.path.join(path, ".codelog-probe")
+        try:
+            if not _fixed(path, os.getuid()):
+                continue
+            size = os.stat(path).st_size
+            os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            try:
+                grown = os.stat(path).st_size
+            finally:
+                os.unlink(probe)
+            if grown != size and os.stat(path).st_size == size:
+                _CLEAN_SIZE[path] = size
+        except OSError:
+            pass
+
+
+def _clean(path):
+    size = _CLEAN_SIZE.get(path)
+    try:
+        if size is not None and os.stat(path).st_size == size:
+            return
+    except OSError:
+        return
+    _empty(path)
+
+
+_info = ctypes.create_string_buffer(128)
+
+
+def _ipc_objects():
+    # System V objects in the box's IPC namespace, one call per kind (SHM_INFO's used_ids,
+    # SEM_INFO's semusz, MSG_INFO's msgpool); -1 when a call fails
+    n = 0
+    for call, args, index in ((_libc.shmctl, (0, 14), 0), (_libc.semctl, (0, 0, 19), 7),
+                              (_libc.msgctl, (0, 12), 0)):
+        if call(*args, _info) < 0:
+            return -1
+        n += struct.unpack_from("10i", _info)[index]
+    return n
+
+
 def _sysv():
+    if _ipc_objects() == 0:
+        return
     for kind, call, args in (("shm", "shmctl", (0, None)), ("sem", "semctl", (0, 0)),
                              ("msg", "msgctl", (0, None))):
         try:
@@ -218,7 +297,7 @@ def _exit_code(code):
     return 1
 
 
-def _child(req, compiled, fds, rundir):
+def _child(req, compiled, fds, rundir, source, told):
     # Not a session of its own: a cold program is not a session or group leader either, so
     # its own os.setsid() or os.setpgrp() works the same warm
     _libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -230,7 +309,9 @@ def _child(req, compiled, fds, rundir):
         os.write(fds[3], b"0")
     for i, fd in enumerate(fds[:3]):
         os.dup2(fd, i)
-    os.closerange(3, 1 << 16)
+    if told is not None:
+        os.dup2(told, 3)
+    os.closerange(3 if told is None else 4, 1 << 16)
     _libc.prctl(4, 1, 0, 0, 0)  # dumpable again, as after an exec; the zygote stays not
     os.chdir(rundir)
     os.environ["HOME"] = os.environ["TMPDIR"] = rundir
@@ -245,16 +326,37 @@ def _child(req, compiled, fds, rundir):
             _thread.stack_size(stack)
         except (ValueError, OverflowError):
             pass
-    atexit._clear()
     main = type(sys)("__main__")
     main.__dict__.update(_PRISTINE)
+    script, namespace = compiled
+    scope = main.__dict__ if namespace is None else namespace  # the script's globals
+    if told is not None:
+        # The program's source compiled here, at the run's limits, before a line of it runs:
+        # whether it compiles goes to the zygote on fd 3, which is closed before the script
+        # starts, so no program can say it for itself. The script (the bootstrap, the
+        # candidate's) takes the code from `_codelog_code` instead of compiling it again; a
+        # source that does not compile is compiled again by the script, which fails as cold.
+        try:
+            scope["_codelog_code"] = compile(source, req["compile"], "exec", 0, 1)
+            os.write(3, b"1")
+        except (SyntaxError, ValueError, TypeError):
+            import traceback
+
+            e = sys.exc_info()
+            os.write(3, b"0" + "".join(traceback.format_exception_only(e[0], e[1])).encode(
+                "utf-8", "replace")[-4000:])
+        except BaseException:  # a RecursionError, a MemoryError: no compile error
+            pass
+        os.close(3)
+        del source
+    atexit._clear()
     sys.modules["__main__"] = main
     sys.argv[:] = req["argv"]
     sys.path[:] = _PATH
     code = 0
     try:
         try:
-            exec(compiled, main.__dict__)
+            exec(script, scope)
         except SystemExit as e:
             code = _exit_code(e.code)
         except BaseException:
@@ -281,6 +383,23 @@ def _child(req, compiled, fds, rundir):
 _compiled = {}
 
 
+def _prepare(script, prelude):
+    # codelog's own scripts (the bootstrap, the harness's two), compiled once here: (code,
+    # namespace). A script's prelude (its first `prelude` characters: the harness's
+    # definitions, none of a program's) runs here once, into a namespace each run then gets a
+    # copy-on-write copy of and runs the rest in. The rest keeps its line numbers.
+    if not prelude:
+        try:
+            return compile(script, "<string>", "exec"), None
+        except (SyntaxError, ValueError):
+            return script, None  # the child's compile raises it, as -c would
+    head, body = script[:prelude], script[prelude:]
+    namespace = dict(_PRISTINE)
+    exec(compile(head, "<string>", "exec"), namespace)
+    gc.freeze()  # as the zygote's own: a run's collections leave these pages shared
+    return compile("\n" * head.count("\n") + body, "<string>", "exec"), namespace
+
+
 def _serve():
     n = 0
     while True:
@@ -299,10 +418,15 @@ def _serve():
         n += 1
         rundir = _RUN
         files = req.pop("files")
+        source = None
         for name in list(files):
+            data = binascii.a2b_base64(files.pop(name))
             with open(os.path.join(rundir, name), "wb") as f:
-                f.write(binascii.a2b_base64(files.pop(name)))
+                f.write(data)
             os.chmod(os.path.join(rundir, name), 0o444)
+            if name == req.get("compile"):
+                source = data
+            del data
         # a forked child's peak RSS starts at this process's resident set: a large request
         # (a 40 MB completion) is let go before the fork, not charged to the run
         del body, files
@@ -312,20 +436,21 @@ def _serve():
         # program's source is compiled in the child, by the script
         code = _compiled.get(req["script"])
         if code is None:
-            try:
-                code = compile(req["script"], "<string>", "exec")
-            except (SyntaxError, ValueError):
-                code = req["script"]  # the child's compile raises it, as -c would
+            code = _prepare(req["script"], req.get("prelude"))
             if len(_compiled) < 16:
                 _compiled[req["script"]] = code
         sys.stdout.flush()
         sys.stderr.flush()
         _used[:] = [0, 0]
+        told = os.pipe() if source is not None else None
         pid = os.fork()
         if pid == 0:
-            _child(req, code, fds, rundir)
+            _child(req, code, fds, rundir, source, told and told[1])
+        source = None
         for fd in fds:
             os.close(fd)
+        if told is not None:
+            os.close(told[1])
         # the wall clock starts now: the request's transfer is not the program's time
         _ctl.sendall(b'{"started": true}\n')
         pidfd = os.pidfd_open(pid)
@@ -343,10 +468,17 @@ def _serve():
         _add(ru)
         left = _sweep()
         for path in _SCRATCH:
-            _empty(path)
+            _clean(path)
         _sysv()
         report = {"status": status, "cpu_ms": _used[0], "rss_kb": _used[1], "killed": killed,
                   "left": left}
+        if told is not None:
+            # the child's word on its compile (nothing: it was stopped, or it was no error)
+            said = os.read(told[0], 8192)
+            os.close(told[0])
+            if said[:1] in (b"0", b"1"):
+                report["compiled"] = said[:1] == b"1"
+                report["errors"] = said[1:].decode("utf-8", "replace")
         _ctl.sendall(json.dumps(report).encode() + b"\n")
 
 
@@ -355,9 +487,15 @@ import gc
 # the zygote's objects out of the collector's reach: a run's collections then do not touch
 # (and copy) the pages it shares with the zygote
 gc.freeze()
+_probe_sizes()
 _ctl.sendall(b'{"ready": true}\n')
 _serve()
 """
+
+# A script may start with a prelude, up to and with this line: definitions the zygote runs once
+# and every run then has (the harness's value encoding, its checker's helpers), not a line that
+# touches the run's files or descriptors. A cold run reads it as a comment.
+PRELUDE_END = "# codelog: the prelude ends here\n"
 
 _START_S = 20.0  # a zygote that is not ready by then is not used (the box is torn down)
 _KILL_GRACE_S = 2.0  # after a kill request: the zygote's report, or the box goes
@@ -423,6 +561,7 @@ class Box:
         # one memory cgroup for the box's runs, reset before each: the zygote is not in it,
         # each run's forked child joins it (sandbox.accounting); None where there is none
         self.cgroup = sandbox.accounting.run_cgroup(1 << 20)
+        self.procs_fd: int | None = None  # its cgroup.procs, opened for the first run
         line = self.read_line(time.monotonic() + _START_S)
         if line != b'{"ready": true}':
             err = b""
@@ -479,6 +618,16 @@ class Box:
             return False
         return True
 
+    def drop_cgroup(self) -> None:
+        """Close the box's memory cgroup (and its cgroup.procs fd): its runs go without."""
+        if getattr(self, "procs_fd", None) is not None:
+            with contextlib.suppress(OSError):
+                os.close(self.procs_fd)
+        self.procs_fd = None
+        if getattr(self, "cgroup", None) is not None:
+            self.cgroup.close()
+        self.cgroup = None
+
     def kill_run(self) -> None:
         with contextlib.suppress(OSError):
             self.ctl.send(b"k")
@@ -489,8 +638,7 @@ class Box:
             self.ctl.close()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        if getattr(self, "cgroup", None) is not None:
-            self.cgroup.close()
+        self.drop_cgroup()
         if self.uid is not None:
             sandbox.kill_uid(self.uid)
         with contextlib.suppress(ChildProcessError, OSError, subprocess.TimeoutExpired):
@@ -582,6 +730,13 @@ def available(
             box.busy = True
             _boxes[key] = box
     return box, ""
+
+
+def alive(box: Box) -> bool:
+    """Whether `box` is still this process's and its zygote still runs."""
+    with _lock:
+        ours = _boxes.get(box.key) is box
+    return ours and box.ctl.fileno() >= 0 and box.proc.poll() is None
 
 
 def _drop(box: Box) -> None:
@@ -679,10 +834,14 @@ def spawn(
     limits: sandbox.Limits,
     files: Mapping[str, bytes | str],
     stdin: int | None = None,
+    *,
+    compile: str | None = None,
 ) -> Process | None:
     """Start `argv` (`python [flags] -c SCRIPT args`) in `box`. With `stdin` (a readable fd)
     the run reads it and has no stdin pipe; otherwise `Process.stdin` is a pipe to it. None
-    when the zygote is gone (the box is then torn down)."""
+    when the zygote is gone (the box is then torn down). `compile`: the file of `files` the
+    script compiles and runs (the bootstrap's Main.py), compiled by the run before it starts:
+    its report then says whether it compiled (`compiled`, `errors`)."""
     split = _split(argv)
     assert split is not None
     _, _, script, args = split
@@ -695,6 +854,8 @@ def spawn(
             for n, d in files.items()
         },
         "rlimits": _rlimits(limits, nproc),
+        "compile": compile,
+        "prelude": script.find(PRELUDE_END) + len(PRELUDE_END) if PRELUDE_END in script else None,
     }
     ours: list = []
     theirs: list[int] = []
@@ -712,16 +873,17 @@ def spawn(
     if box.cgroup is not None:
         try:
             box.cgroup.reset(limits.memory_kb)
-            theirs.append(box.cgroup.procs_fd())
+            if box.procs_fd is None:
+                box.procs_fd = box.cgroup.procs_fd()
+            theirs.append(box.procs_fd)
         except OSError:  # a cgroup that cannot be reset is not used again
-            box.cgroup.close()
-            box.cgroup = None
+            box.drop_cgroup()
     box.busy = True
     try:
         sent = box.send(request, theirs)
     finally:
         for fd in theirs:
-            if fd != stdin:
+            if fd not in (stdin, box.procs_fd):
                 os.close(fd)
     # the run starts once the zygote has its files and has forked it: a large program's
     # transfer is not charged to its wall clock
@@ -743,18 +905,18 @@ def run(
     *,
     files: Mapping[str, bytes | str],
     readable: Sequence[str] = (),
+    compile: str | None = None,
 ) -> tuple[sandbox.Run | None, str]:
     """`sandbox.run` for a `python -c` program, forked from a warm zygote: (the run, "") or
     (None, why not warm), and then the caller runs it cold. Same limits, same output cap and
-    wall clock (`sandbox.pump`), same `Run`; memory and CPU are the forked program's own."""
+    wall clock (`sandbox.pump`), same `Run`; memory and CPU are the forked program's own.
+    `compile`: see `spawn`; the run's `compiled` and `compile_errors` tell."""
     box, why = available(argv, readable, limits)
     if box is None:
         return None, why
     stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
-    with tempfile.TemporaryFile() as stdin_file:
-        stdin_file.write(stdin_bytes)
-        stdin_file.seek(0)
-        proc = spawn(box, argv, limits, files, stdin=stdin_file.fileno())
+    with _stdin_fd(stdin_bytes) as stdin_fd:
+        proc = spawn(box, argv, limits, files, stdin=stdin_fd, compile=compile)
     if proc is None:
         return None, "the warm zygote is gone"
     start = proc.started
@@ -804,9 +966,26 @@ def run(
             survivors=int(report["left"]),
             isolation=box.isolation,
             memory_limit_hit=hit,
+            compiled=report.get("compiled"),
+            compile_errors=str(report.get("errors", "")),
         ),
         "",
     )
+
+
+@contextlib.contextmanager
+def _stdin_fd(data: bytes) -> Iterator[int]:
+    """A regular file holding `data`, at its start, as a cold run's stdin is (a program may
+    fstat it for its size, or seek): a memfd, which touches no file system."""
+    fd = os.memfd_create("stdin", os.MFD_CLOEXEC)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def memory(box: Box, rss_kb: int, limits: sandbox.Limits) -> tuple[int, bool]:

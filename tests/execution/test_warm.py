@@ -202,3 +202,99 @@ def test_a_cold_run_never_gets_a_zygotes_uid() -> None:
     given = {sandbox._sandbox_uid() for _ in range(2 * sandbox._UID_SLOTS)}
     assert not given & held
     assert judge("print('ok')").isolation.endswith(", warm")
+
+
+def test_a_warm_run_says_whether_the_source_compiled_and_no_program_can_say_it() -> None:
+    runner, limits = sandbox.python_runner(), sandbox.Limits(time_ms=1000)
+
+    def compiled(code: str) -> sandbox.Run:
+        got, why = zygote.run(
+            runner.argv(limits), "", limits, files={"Main.py": code}, readable=runner.readable,
+            compile="Main.py",
+        )  # fmt: skip
+        assert got is not None, why
+        return got
+
+    broken = compiled("print(1\n")
+    assert broken.compiled is False and "SyntaxError" in broken.compile_errors
+    assert broken.exit_code == 1 and b"SyntaxError" in broken.stderr  # as the bootstrap says it
+    # fd 3 carried the word and was closed before the program's first line
+    forger = compiled(
+        "import os\ntry:\n    os.write(3, b'0SyntaxError')\nexcept OSError:\n    print('closed')\nraise SystemExit(1)\n"
+    )
+    assert forger.compiled is True and forger.stdout == b"closed\n" and forger.exit_code == 1
+    # the code the run compiled is the code that runs, with the bootstrap's file name
+    traced = compiled("def f():\n    raise ValueError('x')\nf()\n")
+    assert traced.compiled is True and b'File "Main.py", line 2, in f' in traced.stderr
+
+
+def test_a_compile_error_is_judged_warm_in_one_run(monkeypatch) -> None:
+    spawned = []
+    spawn = zygote.spawn
+    monkeypatch.setattr(zygote, "spawn", lambda *a, **k: spawned.append(1) or spawn(*a, **k))
+    warm = judge("print('ok'\n")
+    assert warm.status == "Compile Error" and "SyntaxError" in warm.detail and len(spawned) == 1
+    assert judge("print('ok'\n", warm=False).detail == warm.detail
+    # a program that prints a compiler's message and fails is no compile error
+    faker = judge("import sys\nsys.stderr.write('SyntaxError: invalid syntax\\n')\nsys.exit(1)\n")
+    assert faker.status == "Runtime Error" and len(spawned) == 2
+
+
+FUNCTION = Problem(
+    "kept",
+    (TestCase("check"),),
+    code_prompt="def f(x):\n",
+    test_code="def check(candidate):\n    assert candidate(1) == 2\n",
+    entry_point="f",
+)
+
+
+def test_a_warm_checker_checks_a_problems_programs_in_a_row(monkeypatch) -> None:
+    started = []
+    init = harness._Checker.__init__
+    monkeypatch.setattr(
+        harness._Checker, "__init__", lambda self, box: started.append(1) or init(self, box)
+    )
+    codes = [
+        "    return x + 1\n",
+        "    return x\n",
+        "    return x + 1\n",
+        "    raise KeyError(x)\n",
+    ]
+    warm = [judge(code, FUNCTION).status for code in codes]
+    assert warm == ["Accepted", "Wrong Answer", "Accepted", "Runtime Error"]
+    assert len(started) == 1  # one checker for the four
+    assert warm == [judge(code, FUNCTION, warm=False).status for code in codes]
+    started.clear()
+    other = Problem("other", FUNCTION.tests, code_prompt="def f(x):\n",
+                    test_code="def check(candidate):\n    assert candidate(1) == 3\n",
+                    entry_point="f")  # fmt: skip
+    assert judge("    return x + 2\n", other).status == "Accepted" and len(started) == 1
+
+
+def test_a_kept_checkers_word_in_doubt_is_checked_again_afresh(monkeypatch) -> None:
+    # checks that keep state where a fresh checker has none: the second program's checks fail
+    # in the kept checker (not its fault), and a fresh checker decides
+    stateful = Problem(
+        "stateful",
+        FUNCTION.tests,
+        code_prompt="def f(x):\n",
+        test_code=(
+            "import builtins\n"
+            "def check(candidate):\n"
+            "    if getattr(builtins, '_seen_by_an_earlier_check', False):\n"
+            "        raise RuntimeError('state of an earlier program')\n"
+            "    builtins._seen_by_an_earlier_check = True\n"
+            "    assert candidate(1) == 2\n"
+        ),
+        entry_point="f",
+    )
+    started = []
+    init = harness._Checker.__init__
+    monkeypatch.setattr(
+        harness._Checker, "__init__", lambda self, box: started.append(1) or init(self, box)
+    )
+    assert [judge("    return x + 1\n", stateful).status for _ in range(2)] == ["Accepted"] * 2
+    # the first checker, kept, in doubt on the second program (a Runtime Error had it been
+    # believed); a fresh one decides
+    assert len(started) == 2

@@ -130,3 +130,8 @@ class Run:
     # the run's memory limit was hit, as the kernel tells it: its cgroup's OOM killer ended one
     # of its processes, or the peak (`memory_kb`) is over the limit (sandbox.accounting)
     memory_limit_hit: bool = False
+    # whether the program's source compiled, where the run told it apart from the program (a
+    # warm Python run compiles it before a line of it runs: zygote.spawn's `compile`); None:
+    # not known. `compile_errors`: the compiler's message when it did not
+    compiled: bool | None = field(default=None, compare=False)
+    compile_errors: str = field(default="", compare=False)
