@@ -229,17 +229,27 @@ class CandidateRaised(Exception):
     pass
 
 
+_NOT_DATA = {"raise": ["RuntimeError", "the candidate's answer is not data"]}
+
+
 def _exchange(request):
-    """Send codelog a request for the candidate; its reply (a dict)."""
+    """Send codelog a request for the candidate; its reply (a dict). codelog hands on the
+    candidate's line as it is: anything but {"value": ...} or {"raise": ...} is not data."""
     verdicts.write(_json.dumps(request) + "\n")
     verdicts.flush()
     line = replies.readline()
     if not line:
         raise CandidateGone()
-    reply = _json.loads(line)
-    if "gone" in reply:
+    try:
+        reply = _json.loads(line)
+    except (ValueError, RecursionError):  # an answer nested 100,000 deep
+        return _NOT_DATA
+    if type(reply) is not dict:
+        return _NOT_DATA
+    if "gone" in reply:  # codelog's word: the candidate exited, ran out of time or output
         raise CandidateGone()
-    return reply
+    keys = set(reply)
+    return reply if keys == {"value"} or keys == {"raise"} else _NOT_DATA
 
 
 def _call(name, args, kwargs):
@@ -913,18 +923,19 @@ def _broker(
                 else:
                     name, legal = message.get("call"), allowed
                 if name not in legal:
-                    reply = {"raise": ["NameError", f"name {name!r} is not defined"]}
+                    checker.send({"raise": ["NameError", f"name {name!r} is not defined"]})
+                    continue
+                calls += 1
+                answer = _ask(cand, answers, line, budget.start())
+                if answer is None:
+                    timed_out = budget.over()
+                elif not isinstance(answer, bytes):
+                    exceeded = True
+                budget.stop()
+                if isinstance(answer, bytes):
+                    _send(checker.proc, answer + b"\n")
                 else:
-                    calls += 1
-                    reply = _ask(cand, answers, line, budget.start())
-                    if reply is None:
-                        timed_out = budget.over()
-                        reply = {"gone": True}
-                    elif reply == "overflow":
-                        exceeded = True
-                        reply = {"gone": True}
-                    budget.stop()
-                checker.send(reply)
+                    checker.send({"gone": True})
             checker.checked += 1
     finally:
         answers.close()
@@ -975,9 +986,9 @@ def _json_or_none(line: bytes):
         return None
 
 
-def _ask(cand, answers: _Lines, request: bytes, deadline: float):
-    """The candidate's reply to one call (a dict), None if it is gone or out of time, or
-    "overflow" for an answer past the cap."""
+def _ask(cand, answers: _Lines, request: bytes, deadline: float) -> bytes | str | None:
+    """The candidate's reply to one call, a line as it sent it (the checker reads it as data
+    or not), None if it is gone or out of time, or "overflow" for an answer past the cap."""
     if not _send(cand, request + b"\n"):
         return None
     try:
@@ -986,12 +997,7 @@ def _ask(cand, answers: _Lines, request: bytes, deadline: float):
         return None
     except OverflowError:
         return "overflow"
-    if line is None:
-        return None
-    reply = _json_or_none(line)
-    if not isinstance(reply, dict) or not ({"value"} == set(reply) or {"raise"} == set(reply)):
-        return {"raise": ["RuntimeError", "the candidate's answer is not data"]}
-    return reply
+    return line
 
 
 def _send(proc, data: bytes) -> bool:
