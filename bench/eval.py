@@ -14,9 +14,11 @@ runs it (read, judge in the sandbox, journal, write samples.jsonl + summary.json
   (35-331 each); samples: codelog's solutions of 12_B and 1238_B (every test runs) and a
   wrong program for each of the 20 (stops at its first failing test).
 
-A *run* is a sandboxed process: a stdio test is one, a function sample two (candidate and
-checker). The floor is as many sandboxed `python -S -c pass` (cold) or forks of it from a zygote
-(warm) on the same pool (bench/judge.py's `floor`): no eval can start fewer processes.
+A *run* is a sandboxed process: a stdio test is one; a function sample is its candidate, and
+its checker: cold one per sample, warm one per problem (a warm worker keeps a problem's checker
+for its samples in a row). The floor is as many sandboxed `python -S -c pass` (cold) or forks of
+it from a zygote (warm) on the same pool (bench/judge.py's `floor`): no eval can start fewer
+processes.
 Reported: samples/s, runs/s, and runs/s as a share of the floor's.
 """
 
@@ -124,7 +126,7 @@ def main() -> None:
                     )
                 seconds, out, result = best  # type: ignore[misc]
                 suite = benchmarks.load(spec, extra.get("split"))
-                runs = count_runs(out, {p: t.problem.kind for p, t in suite.tasks.items()})
+                runs = count_runs(out, {p: t.problem.kind for p, t in suite.tasks.items()}, warm)
                 floor_s = floor(runs, args.workers, warm)
                 figures[f"{name} {'warm' if warm else 'cold'}"] = {
                     "samples": result.samples,
@@ -155,15 +157,22 @@ def main() -> None:
             )
 
 
-def count_runs(out: Path, kinds: dict[str, str]) -> int:
-    """Sandboxed processes the run started: two per function sample (candidate and checker),
-    one per stdio test run."""
+def count_runs(out: Path, kinds: dict[str, str], warm: bool) -> int:
+    """Sandboxed processes the run had to start at the least: one per stdio test run; per
+    function sample its candidate, and a checker: cold one per sample, warm one per problem
+    (a warm worker keeps a problem's checker for its samples in a row)."""
     total = 0
+    problems = set()
     for line in (out / "samples.jsonl").open():
         r = json.loads(line)
-        if r.get("status") != "skipped":
-            total += 2 if kinds[r["problem_id"]] == "function" else r["tests_run"]
-    return total
+        if r.get("status") == "skipped":
+            continue
+        if kinds[r["problem_id"]] == "function":
+            total += 1 if warm else 2
+            problems.add(r["problem_id"])
+        else:
+            total += r["tests_run"]
+    return total + (len(problems) if warm else 0)
 
 
 if __name__ == "__main__":

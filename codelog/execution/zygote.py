@@ -418,6 +418,7 @@ def _serve():
         n += 1
         rundir = _RUN
         files = req.pop("files")
+        written = list(files)
         source = None
         for name in list(files):
             data = binascii.a2b_base64(files.pop(name))
@@ -467,6 +468,11 @@ def _serve():
         _, status, ru = os.wait4(pid, 0)
         _add(ru)
         left = _sweep()
+        for name in written:  # what this run was given: then the directory is empty, as a rule
+            try:
+                os.unlink(os.path.join(rundir, name))
+            except OSError:
+                pass
         for path in _SCRATCH:
             _clean(path)
         _sysv()
