@@ -12,6 +12,13 @@ Two sandboxed processes, each in a box (run directory, uid, namespaces) of its o
   candidate and its answer back. The checker's verdict goes to codelog on its own stdout,
   which the candidate cannot reach.
 
+A warm checker is kept for its problem's next program (programs are judged grouped by problem:
+judge.judge_stream): each program's checks run in a namespace of their own, modules the checks
+imported are imported afresh, and only a kept checker's clean word (a pass, a failed check, the
+candidate's own failure or exit) is believed; anything else is checked again by a fresh
+checker. A problem's checks are assumed to keep no state of their own in modules they did not
+import themselves (every benchmark's checks are pure functions of the values they get).
+
 Values cross as data only (`ENCODING`: JSON with tags for tuple, set, frozenset, dict with any
 keys, bytes, complex and exact floats), decoded into builtin types only, never pickle: an
 object whose `__eq__` is always true cannot cross, nor can anything else of the candidate's

@@ -493,7 +493,8 @@ def judge_batch(batch: JudgeBatch) -> list[Verdict | Skipped]:
 
 
 BATCH_MAX = 16  # programs per task: ~1 s of work, small enough to balance the tail
-GROUP_WINDOW = 1024  # programs read ahead and grouped by problem (judge_stream)
+GROUP_WINDOW = 1024  # function problems' programs held back and grouped by problem (_grouped)
+GROUP_BYTES = 8 << 20  # and at most this much of their code
 
 
 def batch_size(programs: int | None, parallelism: int) -> int:
@@ -525,15 +526,14 @@ def judge_stream(
     total: int | None = None,
 ) -> Iterator[tuple[Program, Verdict | Skipped]]:
     """(program, verdict) for every program, in input order, judged in batches on `executor`
-    with a bounded number in flight: the programs are read as the window frees up, up to
-    GROUP_WINDOW at a time, and a window's programs are batched by problem (a warm worker
-    keeps a function problem's checker for its programs in a row: codelog.execution.harness)."""
+    with a bounded number in flight: the programs are read as the window frees up, a
+    function problem's grouped with the others of its problem (`_grouped`)."""
     size = batch_size(total, executor.parallelism)
     # submitted, results not yet handed out: each batch with its programs' input positions
     taken: deque[tuple[tuple[int, ...], JudgeBatch]] = deque()
 
     def tasks() -> Iterator[JudgeBatch]:
-        for chunk in batched(_grouped(programs), size):
+        for chunk in batched(_grouped(programs, problems), size):
             batch = tuple(p for _, p in chunk)
             needed = {p.problem_id: problems.get(p.problem_id) for p in batch}
             taken.append((tuple(i for i, _ in chunk), JudgeBatch(batch, needed, options)))
@@ -547,15 +547,36 @@ def judge_stream(
     yield from _in_input_order(judged())
 
 
-def _grouped(programs: Iterable[Program]) -> Iterator[tuple[int, Program]]:
-    """(input position, program) for every program, GROUP_WINDOW at a time, each window's in
-    problem order (stable): a warm worker keeps a function problem's checker for its programs
-    in a row (codelog.execution.harness), whatever order a samples file has."""
-    start = 0
-    for window in batched(programs, GROUP_WINDOW):
-        for i in sorted(range(len(window)), key=lambda i: window[i].problem_id):
-            yield start + i, window[i]
-        start += len(window)
+def _grouped(
+    programs: Iterable[Program], problems: Mapping[str, Problem]
+) -> Iterator[tuple[int, Program]]:
+    """(input position, program) for every program. A function problem's programs are held
+    back, up to GROUP_WINDOW programs (or GROUP_BYTES of their code, or GROUP_WINDOW positions
+    past the first held), and handed on in problem order (stable): a warm worker keeps a
+    function problem's checker for its programs in a row (codelog.execution.harness),
+    whatever order a samples file has. The others go on at once."""
+    held: list[tuple[int, Program]] = []
+    size = 0
+    for position, program in enumerate(programs):
+        if _is_function(problems.get(program.problem_id)):
+            held.append((position, program))
+            size += len(program.code)
+        else:
+            yield position, program
+        if held and (
+            len(held) >= GROUP_WINDOW
+            or size >= GROUP_BYTES
+            or position - held[0][0] >= GROUP_WINDOW
+        ):
+            held.sort(key=lambda item: item[1].problem_id)
+            yield from held
+            held, size = [], 0
+    held.sort(key=lambda item: item[1].problem_id)
+    yield from held
+
+
+def _is_function(problem: Problem | None) -> bool:
+    return problem is not None and problem.kind == "function"
 
 
 def _in_input_order(pairs: Iterable[tuple[int, T]]) -> Iterator[T]:
@@ -588,7 +609,8 @@ def judge_pairs(
         return
     if executor.kind == "local" and (workers == 1 or total <= 1):
         yield from _in_input_order(
-            (i, (p, _task((p, problems.get(p.problem_id), options)))) for i, p in _grouped(programs)
+            (i, (p, _task((p, problems.get(p.problem_id), options))))
+            for i, p in _grouped(programs, problems)
         )
         return
     if executor.kind == "local":

@@ -27,7 +27,17 @@ its stdin/stdout/stderr and the box's memory cgroup (file descriptors over a Uni
    /dev/shm (a mode-000 directory is given its rights back first) and System V IPC, and
    reports the run's wait status, CPU time (the sum of `wait4` over the child and every
    orphan it reaped, as the exec helper sums a cold run's) and largest peak RSS; codelog adds
-   the cgroup's peak and OOM kills (`memory`).
+   the cgroup's peak and OOM kills (`memory`). A run that left nothing costs little here:
+   `kill(-1)` finding nobody to signal ends the sweep without a look at /proc, a scratch
+   directory whose size (tmpfs counts its entries) is what it was between runs is not
+   walked, and one call per kind counts the System V objects before any is looked for.
+
+A run may ask the zygote to compile its source first (`spawn`'s `compile`: the bootstrap's
+Main.py, a function problem's candidate): the child compiles it at the run's limits before a
+line of it runs and says on a pipe that it closes before the script starts whether it compiled
+(`Run.compiled`), so a compile error needs no second run and no program can claim one. A script
+may start with a prelude (`PRELUDE_END`: the harness's definitions), which the zygote runs once
+and every run then has.
 
 Peak memory still reads higher warm than cold for a small program (`print(1)`: 11.1 MB warm,
 8.6 MB cold), and nothing principled closes the gap here. Linux starts a forked child's

@@ -208,3 +208,25 @@ def test_judging_a_dataset_holds_a_batch_of_code_not_the_dataset(
     peak = traced_peak(lambda **kw: run_judge(padded, out, workers=1, **kw))
     assert peak < total / 5, f"peak {peak / 2**20:.1f} MiB for {total / 2**20:.1f} MiB of code"
     assert dataset_source(padded).count == 749 == len(out.read_text().splitlines())
+
+
+def test_a_function_problems_programs_are_judged_grouped_and_handed_out_in_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from codelog.execution import judge as judge_module
+    from codelog.execution.judge import Program, _grouped, _in_input_order
+    from codelog.execution.testcases import Problem, TestCase
+
+    function = Problem("f", (TestCase("check"),), test_code="assert f(1) == 1\n")
+    stdio = Problem("s", (TestCase("t", "", "1\n"),))
+    problems = {"fa": function, "fb": function, "s": stdio}
+    order = ["fb", "fa", "s", "fb", "fa", "s", "fb"]
+    programs = [Program(f"p{i}", pid, "x = 1\n") for i, pid in enumerate(order)]
+    grouped = list(_grouped(programs, problems))
+    # the stdio programs at once, the function problems' held and handed on by problem
+    assert [p.submission_id for _, p in grouped] == ["p2", "p5", "p1", "p4", "p0", "p3", "p6"]
+    assert sorted(i for i, _ in grouped) == list(range(7))
+    assert list(_in_input_order(grouped)) == programs
+    # at most GROUP_WINDOW held back
+    monkeypatch.setattr(judge_module, "GROUP_WINDOW", 2)
+    assert [i for i, _ in _grouped(programs, problems)] == [1, 0, 2, 4, 3, 5, 6]
