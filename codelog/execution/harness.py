@@ -171,8 +171,8 @@ def _kind(v):
 """
     + PRELUDE_END
     + r"""_b.exit = _b.quit = _sys.exit
-_answers = _os.fdopen(_os.dup(1), "w")
-_calls = _os.fdopen(_os.dup(0), "r")
+_answers = _os.fdopen(_os.dup(1), "wb")  # bytes: JSON lines are ASCII
+_calls = _os.fdopen(_os.dup(0), "rb")
 _os.dup2(2, 1)
 _null = _os.open(_os.devnull, _os.O_RDONLY)
 _os.dup2(_null, 0)
@@ -193,14 +193,14 @@ if _c is None:
 _g = {"__name__": "__main__", "__file__": _sys.argv[0], "__builtins__": _b}
 exec(_c, _g)
 _names = {k: _kind(v) for k, v in list(_g.items()) if type(k) is str and k[:2] != "__"}
-_answers.write(_json.dumps({"ready": True, "names": _names}) + "\n")
+_answers.write(_json.dumps({"ready": True, "names": _names}).encode() + b"\n")
 _answers.flush()
 for _line in _calls:
     try:
         _req = _json.loads(_line)
         if "get" in _req:
             _reply = {"value": _enc(_g[_req["get"]])}
-            _answers.write(_json.dumps(_reply) + "\n")
+            _answers.write(_json.dumps(_reply).encode() + b"\n")
             _answers.flush()
             continue
         _owner, _dot, _method = _req["call"].partition(".")
@@ -209,7 +209,7 @@ for _line in _calls:
         _reply = {"value": _enc(_fn(*_dec(_req["args"]), **_dec(_req["kwargs"])))}
     except BaseException as _x:
         _reply = {"raise": [type(_x).__name__, str(_x)[:500]]}
-    _answers.write(_json.dumps(_reply) + "\n")
+    _answers.write(_json.dumps(_reply).encode() + b"\n")
     _answers.flush()
 _os._exit(0)
 """

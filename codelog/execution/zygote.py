@@ -307,7 +307,7 @@ def _exit_code(code):
     return 1
 
 
-def _child(req, compiled, fds, rundir, source, told):
+def _child(req, compiled, fds, rundir, told):
     # Not a session of its own: a cold program is not a session or group leader either, so
     # its own os.setsid() or os.setpgrp() works the same warm
     _libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
@@ -347,7 +347,10 @@ def _child(req, compiled, fds, rundir, source, told):
         # candidate's) takes the code from `_codelog_code` instead of compiling it again; a
         # source that does not compile is compiled again by the script, which fails as cold.
         try:
+            with open(req["compile"], "rb") as f:  # in the run directory: as the script reads it
+                source = f.read()
             scope["_codelog_code"] = compile(source, req["compile"], "exec", 0, 1)
+            del source
             os.write(3, b"1")
         except (SyntaxError, ValueError, TypeError):
             import traceback
@@ -358,7 +361,6 @@ def _child(req, compiled, fds, rundir, source, told):
         except BaseException:  # a RecursionError, a MemoryError: no compile error
             pass
         os.close(3)
-        del source
     atexit._clear()
     sys.modules["__main__"] = main
     sys.argv[:] = req["argv"]
@@ -429,22 +431,17 @@ def _serve():
         rundir = _RUN
         files = req.pop("files")
         written = list(files)
-        source = None
         for name in list(files):
-            data = binascii.a2b_base64(files.pop(name))
             with open(os.path.join(rundir, name), "wb") as f:
-                f.write(data)
+                f.write(binascii.a2b_base64(files.pop(name)))
             os.chmod(os.path.join(rundir, name), 0o444)
-            if name == req.get("compile"):
-                source = data
-            del data
         # a forked child's peak RSS starts at this process's resident set: a large request
         # (a 40 MB completion) is let go before the fork, not charged to the run
         del body, files
         if size > (1 << 20):
             _libc.malloc_trim(0)  # and its freed pages back to the kernel
         # codelog's own scripts (the bootstrap, the harness's two), compiled once here; the
-        # program's source is compiled in the child, by the script
+        # program's source is compiled in the child (before the script, where asked to)
         code = _compiled.get(req["script"])
         if code is None:
             code = _prepare(req["script"], req.get("prelude"))
@@ -453,11 +450,10 @@ def _serve():
         sys.stdout.flush()
         sys.stderr.flush()
         _used[:] = [0, 0]
-        told = os.pipe() if source is not None else None
+        told = os.pipe() if req.get("compile") in written else None
         pid = os.fork()
         if pid == 0:
-            _child(req, code, fds, rundir, source, told and told[1])
-        source = None
+            _child(req, code, fds, rundir, told and told[1])
         for fd in fds:
             os.close(fd)
         if told is not None:
