@@ -58,13 +58,37 @@ def staging_key(scan: SourceScan, options: BuildOptions) -> str:
     for directory in scan.source_dirs:
         digest.update(str(directory).encode())
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            lines = _entry_lines(directory)
         except FileNotFoundError:
             continue
-        for entry in entries:
-            st = entry.stat(follow_symlinks=False)
-            digest.update(f"{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n".encode())
+        digest.update(lines.encode())
     return digest.hexdigest()
+
+
+# Where the OS allows it (Linux, macOS), a directory is listed through its descriptor and each
+# entry stat'ed relative to it (fstatat), so the path is not walked again for every file: about
+# a tenth of the key's CPU at a million files. The same stat either way, so the same key.
+_BY_FD = os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
+
+
+def _entry_lines(directory: Path) -> str:
+    """One line per entry of `directory`, by name: name, size, mtime and inode (not followed)."""
+    if not _BY_FD:
+        return "".join(map(_entry_line, sorted(os.scandir(directory), key=_name)))
+    fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        return "".join(map(_entry_line, sorted(os.scandir(fd), key=_name)))
+    finally:
+        os.close(fd)
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _entry_line(entry: os.DirEntry[str]) -> str:
+    st = entry.stat(follow_symlinks=False)
+    return f"{entry.name}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ino}\n"
 
 
 def stage_is_current(stage_dir: Path, key: Future[str]) -> bool:
