@@ -12,12 +12,15 @@ Two sandboxed processes, each in a box (run directory, uid, namespaces) of its o
   candidate and its answer back. The checker's verdict goes to codelog on its own stdout,
   which the candidate cannot reach.
 
-A warm checker is kept for its problem's next program (programs are judged grouped by problem:
-judge.judge_stream): each program's checks run in a namespace of their own, modules the checks
-imported are imported afresh, and only a kept checker's clean word (a pass, a failed check, the
-candidate's own failure or exit) is believed; anything else is checked again by a fresh
-checker. A problem's checks are assumed to keep no state of their own in modules they did not
-import themselves (every benchmark's checks are pure functions of the values they get).
+A warm checker is kept for the next program, of any problem (the problem is sent with the
+program when it changes; programs are judged grouped by problem: judge.judge_stream, so a
+problem's code is compiled once): each program's checks run in a namespace of their own, and
+after them the checker puts back what they changed in its process (the modules they imported
+are dropped, so imported afresh; the attributes of every module it had, builtins included,
+and the recursion limit are restored). Only a kept checker's clean word (a pass, a failed
+check, the candidate's own failure or exit) is believed; anything else is checked again by a
+fresh checker. State the checks keep inside objects (a list in a module, mutated in place) is
+not put back: every benchmark's checks are pure functions of the values they get.
 
 Values cross as data only (`ENCODING`: JSON with tags for tuple, set, frozenset, dict with any
 keys, bytes, complex and exact floats), decoded into builtin types only, never pickle: an
@@ -396,16 +399,43 @@ def _check(names):
     return verdict
 
 
-# One program's checks for each line codelog sends (the names of its program): a cold checker
-# gets one, a warm one every program of its problem in a row (codelog starts a fresh one after
-# anything but a clean verdict). Modules the checks import are imported afresh for each. End
-# of input: done.
+# What the checks may change in this process, as it is before any: put back after each, so
+# one problem's checks leave nothing to the next (a warm checker checks many programs)
 _base = set(sys.modules)
+_saved = {n: (m, dict(m.__dict__)) for n, m in sys.modules.items() if hasattr(m, "__dict__")}
+_limit = sys.getrecursionlimit()
+
+
+def _restore():
+    for name in set(sys.modules) - _base:  # modules the checks imported: afresh next time
+        del sys.modules[name]
+    for name, (module, saved) in _saved.items():
+        sys.modules[name] = module
+        found = module.__dict__
+        if found != saved:  # identity first: cheap when nothing changed
+            for key in [k for k in found if k not in saved]:
+                del found[key]
+            for key, value in saved.items():
+                if found.get(key) is not value:
+                    found[key] = value
+    sys.setrecursionlimit(_limit)
+
+
+# One program's checks for each line codelog sends (the names of its program, and the problem
+# when it changes): a cold checker gets one, a warm one many in a row (codelog starts a fresh
+# one after anything but a clean verdict). End of input: done.
 for _line in iter(replies.readline, ""):
-    verdicts.write(_json.dumps(_check(_json.loads(_line)["names"])) + "\n")
+    _message = _json.loads(_line)
+    if "spec" in _message:
+        spec = _message["spec"]
+        if len(_code) > 256:
+            _code.clear()
+    verdicts.write(_json.dumps(_check(_message["names"])) + "\n")
     verdicts.flush()
-    for _name in set(sys.modules) - _base:
-        del sys.modules[_name]
+    try:
+        _restore()
+    except BaseException:  # what the checks left cannot be put back: no next program here
+        os._exit(1)
 os._exit(0)
 """
 )
@@ -547,7 +577,7 @@ def check_function(
     if warm:
         cwarm, why = zygote.available(candidate_argv, runner.readable, limits)
         if cwarm is not None:
-            key = (checker_argv, runner.readable, checker_limits, kfiles["problem.json"])
+            key = (checker_argv, runner.readable, checker_limits)
             kept = _kept.take(key) if reuse else None
             kwarm, kwhy = (
                 (kept.box.box, "")
@@ -566,6 +596,7 @@ def check_function(
                         set(modules),
                         checker=kept,
                         keep=reuse,
+                        spec=kfiles["problem.json"],
                     )
                     if not doubt:
                         return outcome
@@ -602,9 +633,8 @@ def check_function(
 
 
 class _KeptChecker:
-    """The warm checker this process keeps (one: programs come grouped by problem), and the
-    problem it checks. A checker of another problem is closed when a program of a new one
-    comes."""
+    """The warm checker this process keeps between programs (one, for checks of its limits:
+    `key`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -884,6 +914,7 @@ class _Checker:
         self.err = _Drain(self.proc.stderr, 1 << 20)
         self.requests = _Lines(self.proc.stdout.fileno(), _LINE_CAP)
         self.checked = 0  # programs it has checked
+        self.spec = getattr(box, "files", {}).get("problem.json", "")  # the problem it holds
 
     def send(self, message: dict) -> bool:
         return _send(self.proc, (json.dumps(message) + "\n").encode())
@@ -911,13 +942,14 @@ def _broker(
     *,
     checker: _Checker | None = None,
     keep: bool = False,
+    spec: str = "",
 ) -> tuple[Outcome, _Checker | None, bool]:
     """Run the checks: `allowed` names the candidate's functions they may call, `values` the
     names whose values they may read (when the candidate's program defines them).
 
-    `checker`: a live checker of this problem to use (else one is started in `kbox` once the
-    candidate is ready). `keep`: a checker that ends with a clean verdict is left running for
-    the problem's next program. Returns (the outcome, the checker kept or None, whether the
+    `checker`: a live checker to use (else one is started in `kbox` once the candidate is
+    ready); it is sent `spec` (the problem, as problem.json) when it holds another. `keep`: a
+    checker that ends with a clean verdict is left running for the next program. Returns (the outcome, the checker kept or None, whether the
     outcome came from a reused checker that may not be believed: check again afresh)."""
     start = time.monotonic()
     # The candidate's wall clock runs while it loads and while it answers, not while codelog
@@ -954,7 +986,11 @@ def _broker(
                 for n, k in defined.items()
                 if isinstance(k, str) and (n in values or (n in allowed and k == "call"))
             }
-            checker.send({"names": names})
+            message: dict = {"names": names}
+            if spec and checker.spec != spec:
+                message["spec"] = json.loads(spec)
+                checker.spec = spec
+            checker.send(message)
             # the checker is not timed, but it cannot run for ever
             checker_deadline = time.monotonic() + limits.wall_s + _CHECKER_WALL_S
             while True:

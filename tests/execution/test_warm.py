@@ -269,7 +269,52 @@ def test_a_warm_checker_checks_a_problems_programs_in_a_row(monkeypatch) -> None
     other = Problem("other", FUNCTION.tests, code_prompt="def f(x):\n",
                     test_code="def check(candidate):\n    assert candidate(1) == 3\n",
                     entry_point="f")  # fmt: skip
-    assert judge("    return x + 2\n", other).status == "Accepted" and len(started) == 1
+    # the Runtime Error closed that checker (only a clean verdict keeps one); the next one
+    # serves both problems, each given to it when it changes
+    assert judge("    return x + 2\n", other).status == "Accepted"
+    assert judge("    return x + 1\n", FUNCTION).status == "Accepted"
+    assert judge("    return x + 1\n", other).status == "Wrong Answer"
+    assert len(started) == 1
+
+
+def test_a_kept_checker_puts_back_what_a_problems_checks_changed(monkeypatch) -> None:
+    started = []
+    init = harness._Checker.__init__
+    monkeypatch.setattr(
+        harness._Checker, "__init__", lambda self, box: started.append(1) or init(self, box)
+    )
+    meddler = Problem(
+        "meddler",
+        FUNCTION.tests,
+        code_prompt="def f(x):\n",
+        test_code=(
+            "import builtins, math, sys, json\n"
+            "def check(candidate):\n"
+            "    assert candidate(1) == 2\n"
+            "    builtins.len = lambda x: 0\n"
+            "    math.pi = 3\n"
+            "    sys.setrecursionlimit(200)\n"
+            "    json.dumps = None\n"
+        ),
+        entry_point="f",
+    )
+    looker = Problem(
+        "looker",
+        FUNCTION.tests,
+        code_prompt="def f(x):\n",
+        test_code=(
+            "import math, sys, json\n"
+            "def check(candidate):\n"
+            "    assert len([1]) == 1 and math.pi > 3.14 and sys.getrecursionlimit() > 200\n"
+            "    assert json.dumps(1) == '1'\n"
+            "    assert candidate(1) == 2\n"
+        ),
+        entry_point="f",
+    )
+    assert judge("    return x + 1\n", meddler).status == "Accepted"
+    assert judge("    return x + 1\n", looker).status == "Accepted"
+    assert judge("    return x\n", looker).status == "Wrong Answer"
+    assert len(started) == 1
 
 
 def test_a_kept_checkers_word_in_doubt_is_checked_again_afresh(monkeypatch) -> None:
@@ -279,12 +324,12 @@ def test_a_kept_checkers_word_in_doubt_is_checked_again_afresh(monkeypatch) -> N
         "stateful",
         FUNCTION.tests,
         code_prompt="def f(x):\n",
-        test_code=(
-            "import builtins\n"
+        test_code=(  # state kept inside an object (a list of sys), which is not put back
+            "import sys\n"
             "def check(candidate):\n"
-            "    if getattr(builtins, '_seen_by_an_earlier_check', False):\n"
+            "    if 'seen by an earlier check' in sys.path:\n"
             "        raise RuntimeError('state of an earlier program')\n"
-            "    builtins._seen_by_an_earlier_check = True\n"
+            "    sys.path.append('seen by an earlier check')\n"
             "    assert candidate(1) == 2\n"
         ),
         entry_point="f",
