@@ -15,8 +15,8 @@ runs it (read, judge in the sandbox, journal, write samples.jsonl + summary.json
   wrong program for each of the 20 (stops at its first failing test).
 
 A *run* is a sandboxed process: a stdio test is one; a function sample is its candidate, and
-its checker: cold one per sample, warm one per problem (a warm worker keeps a problem's checker
-for its samples in a row). The floor is as many sandboxed `python -S -c pass` (cold) or forks of
+its checker: cold one per sample, warm one per worker (a warm worker keeps its checker from
+sample to sample). The floor is as many sandboxed `python -S -c pass` (cold) or forks of
 it from a zygote (warm) on the same pool (bench/judge.py's `floor`): no eval can start fewer
 processes.
 Reported: samples/s, runs/s, and runs/s as a share of the floor's.
@@ -126,7 +126,8 @@ def main() -> None:
                     )
                 seconds, out, result = best  # type: ignore[misc]
                 suite = benchmarks.load(spec, extra.get("split"))
-                runs = count_runs(out, {p: t.problem.kind for p, t in suite.tasks.items()}, warm)
+                kinds = {p: t.problem.kind for p, t in suite.tasks.items()}
+                runs = count_runs(out, kinds, warm, args.workers)
                 floor_s = floor(runs, args.workers, warm)
                 figures[f"{name} {'warm' if warm else 'cold'}"] = {
                     "samples": result.samples,
@@ -157,22 +158,22 @@ def main() -> None:
             )
 
 
-def count_runs(out: Path, kinds: dict[str, str], warm: bool) -> int:
+def count_runs(out: Path, kinds: dict[str, str], warm: bool, workers: int) -> int:
     """Sandboxed processes the run had to start at the least: one per stdio test run; per
-    function sample its candidate, and a checker: cold one per sample, warm one per problem
-    (a warm worker keeps a problem's checker for its samples in a row)."""
+    function sample its candidate, and a checker: cold one per sample, warm one per worker (a
+    warm worker keeps its checker from sample to sample, of any problem)."""
     total = 0
-    problems = set()
+    functions = False
     for line in (out / "samples.jsonl").open():
         r = json.loads(line)
         if r.get("status") == "skipped":
             continue
         if kinds[r["problem_id"]] == "function":
             total += 1 if warm else 2
-            problems.add(r["problem_id"])
+            functions = True
         else:
             total += r["tests_run"]
-    return total + (len(problems) if warm else 0)
+    return total + (workers if warm and functions else 0)
 
 
 if __name__ == "__main__":
