@@ -578,7 +578,7 @@ def check_function(
         cwarm, why = zygote.available(candidate_argv, runner.readable, limits)
         if cwarm is not None:
             key = (checker_argv, runner.readable, checker_limits)
-            kept = _kept.take(key) if reuse else None
+            kept = _kept.take(key if reuse else None)  # not reused: the kept one is closed
             kwarm, kwhy = (
                 (kept.box.box, "")
                 if kept is not None
@@ -645,9 +645,9 @@ class _KeptChecker:
     def _forget(self) -> None:  # a forked worker must not use its parent's
         self._key, self._checker = None, None
 
-    def take(self, key: tuple) -> _Checker | None:
-        """The kept checker of `key`'s problem (it is the caller's until `put`), or None; one
-        of another problem is closed."""
+    def take(self, key: tuple | None) -> _Checker | None:
+        """The kept checker of `key` (its argv, files readable, limits; it is the caller's
+        until `put`), or None; one of another key (None: any) is closed."""
         with self._lock:
             old_key, checker = self._key, self._checker
             self._key, self._checker = None, None
