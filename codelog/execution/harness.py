@@ -768,11 +768,7 @@ class _Warm:
             exceeded,
             self.box.isolation,
         )
-        if report.get("compiled") is None:
-            return run
-        return replace(
-            run, compiled=report["compiled"], compile_errors=str(report.get("errors", ""))
-        )
+        return replace(run, **zygote.compile_word(report))
 
 
 def _described(

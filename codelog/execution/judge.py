@@ -247,6 +247,18 @@ def python_compiles(
     return not failed, _tail(run.stderr, 500) if failed else "", run
 
 
+def _compiles(
+    run: sandbox.Run, runner: sandbox.Runner, limits: sandbox.Limits, source: str, warm: bool
+) -> tuple[bool, str, int]:
+    """(compiles, the compiler's message, wall ms spent on it) of a program whose run failed:
+    the run's own word where it compiled the source before it ran (a warm run), else the
+    compile step's (`python_compiles`)."""
+    if run.compiled is not None:
+        return run.compiled, _tail(run.compile_errors.encode(), 500), 0
+    compiles, diagnostics, check = python_compiles(runner, limits, source, warm)
+    return compiles, diagnostics, check.wall_ms
+
+
 def _compile_error(
     program: Program, problem: Problem, diagnostics: str, wall_ms: int, isolation: str
 ) -> Verdict:
@@ -304,11 +316,8 @@ def judge_program(
             # compiled it before it ran and says; otherwise its compile step runs now, once,
             # and decides (what the run printed decides nothing).
             compile_step = False
-            if run.compiled is not None:
-                compiles, diagnostics = run.compiled, _tail(run.compile_errors.encode(), 500)
-            else:
-                compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
-                wall += check.wall_ms
+            compiles, diagnostics, took = _compiles(run, runner, limits, source, options.warm)
+            wall += took
             if not compiles:
                 return _compile_error(program, problem, diagnostics, wall, isolation)
         status, detail = classify(run, test, problem)
@@ -410,12 +419,9 @@ def _judge_function(
     run = outcome.candidate
     wall = run.wall_ms
     if outcome.verdict == "not-ready":  # it exited before its checks: did it compile?
-        if run.compiled is not None:  # a warm run compiled it before it ran, and says
-            compiles, diagnostics = run.compiled, _tail(run.compile_errors.encode(), 500)
-        else:
-            source = problem.program(program.code)
-            compiles, diagnostics, check = python_compiles(runner, limits, source, options.warm)
-            wall += check.wall_ms
+        source = problem.program(program.code)
+        compiles, diagnostics, took = _compiles(run, runner, limits, source, options.warm)
+        wall += took
         if not compiles:
             return _compile_error(program, problem, diagnostics, wall, run.isolation.describe())
     status, detail = function_verdict(outcome, problem.memory_limit_kb)

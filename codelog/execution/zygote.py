@@ -80,6 +80,7 @@ import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from codelog.execution import sandbox
 
@@ -978,11 +979,15 @@ def run(
             survivors=int(report["left"]),
             isolation=box.isolation,
             memory_limit_hit=hit,
-            compiled=report.get("compiled"),
-            compile_errors=str(report.get("errors", "")),
+            **compile_word(report),
         ),
         "",
     )
+
+
+def compile_word(report: dict) -> dict[str, Any]:
+    """A run's report's word on its compile (`spawn`'s `compile`), as `Run` fields."""
+    return {"compiled": report.get("compiled"), "compile_errors": str(report.get("errors", ""))}
 
 
 @contextlib.contextmanager

@@ -142,7 +142,7 @@ class RunCgroup:
 
     def usage(self) -> Usage:
         peak = int(self._read("memory.max_usage_in_bytes")) // 1024
-        return Usage(peak, self._oom_kills() - self._kills)
+        return Usage(peak, self.oom_kills())
 
     def oom_kills(self) -> int:
         """Processes the kernel killed at the limit since the last reset."""
@@ -165,7 +165,7 @@ class RunCgroup:
             # uncharge cached pages: no lingering memcg (a write-only file: opened once, here)
             with open(os.path.join(self.path, "memory.force_empty"), "w") as f:
                 f.write("0")
-        for fd in getattr(self, "_fds", {}).values():
+        for fd in self._fds.values():
             with contextlib.suppress(OSError):
                 os.close(fd)
         self._fds = {}
