@@ -30,6 +30,19 @@ def write_samples(path: Path, rows: list[tuple[object, str]]) -> Path:
     return path
 
 
+def killed_after(lines: int, argv: list[str], journal: Path, **popen) -> subprocess.Popen:
+    """`argv` started, and SIGKILLed once its journal holds `lines` lines (or after 2 min)."""
+    proc = subprocess.Popen(argv, **popen)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if journal.is_file() and journal.read_text().count("\n") >= lines:
+            break
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
+    return proc
+
+
 def mbpp_canonical() -> list[tuple[object, str]]:
     rows = [json.loads(line) for line in Path(MBPP[5:]).read_text().splitlines()]
     return [(r["task_id"], r["code"]) for r in rows]
@@ -126,14 +139,7 @@ def test_eval_resumes_after_a_kill_and_writes_the_bytes_of_an_uninterrupted_run(
     assert whole.returncode == 0, whole.stderr
     out = tmp_path / "killed"
     journal = journal_path(out / "samples.jsonl")
-    proc = subprocess.Popen([*argv, "--out", str(out)], stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if journal.is_file() and journal.read_text().count("\n") >= 12:
-            break
-        time.sleep(0.02)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
+    proc = killed_after(12, [*argv, "--out", str(out)], journal, stderr=subprocess.PIPE)
     assert proc.returncode == -signal.SIGKILL
     assert journal.is_file() and not (out / "summary.json").exists()
     with journal.open("a") as f:
@@ -192,14 +198,7 @@ def test_a_resumed_eval_judges_again_what_changed_since_the_kill(tmp_path: Path)
     ]  # fmt: skip
     out = tmp_path / "killed"
     journal = journal_path(out / "samples.jsonl")
-    proc = subprocess.Popen([*argv, "--out", str(out)])
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if journal.is_file() and journal.read_text().count("\n") >= 12:
-            break
-        time.sleep(0.02)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
+    killed_after(12, [*argv, "--out", str(out)], journal)
     rows = [json.loads(line) for line in bench.read_text().splitlines()]
     rows[0]["test_list"] = [t.replace("==", "!=", 1) for t in rows[0]["test_list"]]
     bench.write_text("".join(json.dumps(r) + "\n" for r in rows))
