@@ -71,10 +71,15 @@ def floor(total_runs: int, workers: int, warm: bool = False) -> float:
     forked from each worker's zygote; its start is part of the time, as for the judge)."""
     chunks = [total_runs // (workers * 8)] * (workers * 8)
     chunks[-1] += total_runs - sum(chunks)
+    return _pooled(_floor_task, [(c, warm) for c in chunks], workers, total_runs)
+
+
+def _pooled(task, chunks: list, workers: int, runs: int) -> float:
+    """Seconds for `task` over `chunks` on a forked pool of `workers`, which must make `runs`."""
     start = time.monotonic()
     with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-        done = sum(pool.map(_floor_task, [(c, warm) for c in chunks]))
-    assert done == total_runs
+        done = sum(pool.map(task, chunks))
+    assert done == runs
     return time.monotonic() - start
 
 
@@ -106,11 +111,7 @@ def _bare_task(runs: list[tuple]) -> int:
 def bare_floor(runs: list[tuple], workers: int) -> float:
     """Seconds for `runs` forked from zygotes on `workers` processes, nothing else."""
     chunks = [runs[i :: workers * 8] for i in range(workers * 8)]
-    start = time.monotonic()
-    with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-        done = sum(pool.map(_bare_task, chunks))
-    assert done == len(runs)
-    return time.monotonic() - start
+    return _pooled(_bare_task, chunks, workers, len(runs))
 
 
 def sample_programs(workdir: Path):
