@@ -8,9 +8,12 @@ Two sandboxed processes, each in a box (run directory, uid, namespaces) of its o
   exception it raised). What it prints goes to its stderr. It never sees the tests.
 - the **checker** never runs a line of the candidate's code. It runs the problem's own code
   (the prompt's helper functions, the test code, `check(candidate)`) with the candidate's
-  functions bound to proxies: a call sends its arguments to codelog, codelog hands them to the
-  candidate and its answer back. The checker's verdict goes to codelog on its own stdout,
-  which the candidate cannot reach.
+  functions bound to proxies: a call sends its arguments down the candidate's stdin and reads
+  its answer line. codelog hands the checker those two pipes with each program (over the
+  checker's stdin, a socket), with the candidate's wall-clock time left, which the checker
+  spends only while the candidate answers; it reports the calls made and the time left with
+  its verdict. The verdict goes to codelog on the checker's own stdout, which the candidate
+  cannot reach.
 
 A warm checker is kept for the next program, of any problem (the problem is sent with the
 program when it changes; programs are judged grouped by problem: judge.judge_stream, so a
@@ -40,6 +43,7 @@ import os
 import select
 import selectors
 import signal
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -227,7 +231,10 @@ CHECKER = (
 import builtins
 import importlib
 import os
+import select
+import socket
 import sys
+import time
 import traceback
 
 
@@ -242,23 +249,109 @@ class CandidateRaised(Exception):
 
 _NOT_DATA = {"raise": ["RuntimeError", "the candidate's answer is not data"]}
 
+# What the exchange with the candidate and the verdict use, bound before any check runs: checks
+# that replace json.dumps, time.monotonic or len change neither how the candidate is timed and
+# heard nor how the verdict is written.
+_dumps, _loads, _len = _json.dumps, _json.loads, len
+_monotonic, _select = time.monotonic, select.select
+
+
+class _Candidate:
+    """The candidate of one program, as codelog hands it over with the program: a pipe to its
+    calls and one from its answers. Its wall clock runs only while it answers (`left`
+    seconds); an answer longer than `cap` bytes ends it (an output limit)."""
+
+    def __init__(self, fds, left, cap):
+        self.calls_fd, self.answers_fd = fds
+        os.set_blocking(self.calls_fd, False)
+        self.left, self.cap = left, cap
+        self.buf = b""
+        self.calls = 0
+        self.timed_out = self.exceeded = False
+
+    def ask(self, request):
+        """Its answer line to `request` (bytes, a line without its end), or None: it is gone,
+        out of time or past the cap. A candidate that stops reading its calls runs out of
+        time too: the pipe is written without blocking."""
+        self.calls += 1
+        began = _monotonic()
+        deadline = began + self.left
+        try:
+            data = memoryview(request + b"\n")
+            while data:
+                if not self._ready([], [self.calls_fd], deadline):
+                    return None
+                try:
+                    data = data[os.write(self.calls_fd, data) :]
+                except BlockingIOError:
+                    pass
+            return self._line(deadline)
+        except OSError:  # it exited: its end of the pipe is closed
+            return None
+        finally:
+            self.left -= _monotonic() - began
+
+    def _ready(self, reading, writing, deadline):
+        remaining = deadline - _monotonic()
+        if remaining <= 0 or not any(_select(reading, writing, [], remaining)[:2]):
+            self.timed_out = True
+            return False
+        return True
+
+    def _line(self, deadline):
+        while True:
+            end = self.buf.find(b"\n")
+            if end >= 0:
+                line, self.buf = self.buf[:end], self.buf[end + 1 :]
+                return line
+            if _len(self.buf) > self.cap:
+                self.exceeded = True
+                return None
+            if not self._ready([self.answers_fd], [], deadline):
+                return None
+            chunk = os.read(self.answers_fd, 1 << 16)
+            if not chunk:
+                return None
+            self.buf += chunk
+
+    def close(self):
+        for fd in (self.calls_fd, self.answers_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+    def report(self):
+        return {
+            "calls": self.calls,
+            "left": self.left,
+            "timed_out": self.timed_out,
+            "exceeded": self.exceeded,
+        }
+
+
+_candidate = None  # the program being checked: its _Candidate
+
 
 def _exchange(request):
-    """Send codelog a request for the candidate; its reply (a dict). codelog hands on the
-    candidate's line as it is: anything but {"value": ...} or {"raise": ...} is not data."""
-    verdicts.write(_json.dumps(request) + "\n")
-    verdicts.flush()
-    line = replies.readline()
-    if not line:
+    """A request to the candidate, on the pipes codelog handed over with the program; its
+    reply (a dict). Only the names the checks use may be asked for. The candidate's line is
+    read as data or not: anything but {"value": ...} or {"raise": ...} is not data."""
+    if "get" in request:
+        name, legal = request["get"], spec["modules"]
+    else:
+        name, legal = request["call"], _callable
+    if name not in legal:
+        return {"raise": ["NameError", "name %r is not defined" % (name,)]}
+    line = _candidate.ask(_dumps(request).encode())
+    if line is None:
         raise CandidateGone()
     try:
-        reply = _json.loads(line)
+        reply = _loads(line)
     except (ValueError, RecursionError):  # an answer nested 100,000 deep
         return _NOT_DATA
     if type(reply) is not dict:
         return _NOT_DATA
-    if "gone" in reply:  # codelog's word: the candidate exited, ran out of time or output
-        raise CandidateGone()
     keys = set(reply)
     return reply if keys == {"value"} or keys == {"raise"} else _NOT_DATA
 
@@ -332,12 +425,37 @@ def _get(name):
 '''
     + PRELUDE_END
     + r"""verdicts = os.fdopen(os.dup(1), "w")
-replies = os.fdopen(os.dup(0), "r")
+# codelog's socket: each program comes as one byte carrying the candidate's two pipes, then a
+# JSON line; a closed socket: no more programs
+programs = socket.socket(fileno=os.dup(0))
 os.dup2(2, 1)
 _null = os.open(os.devnull, os.O_RDONLY)
 os.dup2(_null, 0)
 with open("problem.json") as f:
     spec = _json.load(f)
+
+
+def _callable_names():
+    # the candidate's functions the checks may call (codelog's harness.check_function)
+    entry = [spec["entry_point"]] if spec["entry_point"] else []
+    return frozenset(spec["functions"] + spec["builtins"] + entry)
+
+
+_callable = _callable_names()
+
+
+def _programs():
+    while True:
+        head, fds, _, _ = socket.recv_fds(programs, 1, 2)
+        if not head or len(fds) != 2:
+            return
+        line = b""
+        while not line.endswith(b"\n"):
+            chunk = programs.recv(1 << 16)
+            if not chunk:
+                return
+            line += chunk
+        yield _loads(line), fds
 _code = {}  # the problem's code compiled once: a warm checker checks many programs in a row
 
 
@@ -421,16 +539,23 @@ def _restore():
     sys.setrecursionlimit(_limit)
 
 
-# One program's checks for each line codelog sends (the names of its program, and the problem
-# when it changes): a cold checker gets one, a warm one many in a row (codelog starts a fresh
-# one after anything but a clean verdict). End of input: done.
-for _line in iter(replies.readline, ""):
-    _message = _json.loads(_line)
+# One program's checks for each message codelog sends (the candidate's pipes, the names of its
+# program, its time left, and the problem when it changes): a cold checker gets one, a warm
+# one many in a row (codelog starts a fresh one after anything but a clean verdict). A closed
+# socket: done.
+for _message, _fds in _programs():
     if "spec" in _message:
         spec = _message["spec"]
+        _callable = _callable_names()
         if len(_code) > 256:
             _code.clear()
-    verdicts.write(_json.dumps(_check(_message["names"])) + "\n")
+    _candidate = _Candidate(_fds, _message["left"], _message["cap"])
+    try:
+        _verdict = _check(_message["names"])
+    finally:
+        _candidate.close()  # its calls end: it exits
+    _verdict.update(_candidate.report())
+    verdicts.write(_dumps(_verdict) + "\n")
     verdicts.flush()
     try:
         _restore()
@@ -678,11 +803,12 @@ class _Cold:
     def __init__(self, box: sandbox.Box):
         self.box = box
 
-    def start(self):
+    def start(self, stdin: int | None = None):
+        """The process; `stdin`: an fd it reads (the checker's socket), else a pipe to it."""
         import subprocess
 
-        pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-        return self.box.popen(**pipes)
+        pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+        return self.box.popen(stdin=subprocess.PIPE if stdin is None else stdin, **pipes)
 
     def reap(self, proc, limits, stderr, start, deadline, timed_out, exceeded) -> sandbox.Run:
         """Wait for the process (killing it past the deadline) and describe its run."""
@@ -737,8 +863,10 @@ class _Warm:
         self.box, self.argv, self.limits, self.files = box, argv, limits, files
         self.compile = compile  # the program's file: the run compiles it first and says
 
-    def start(self):
-        proc = zygote.spawn(self.box, self.argv, self.limits, self.files, compile=self.compile)
+    def start(self, stdin: int | None = None):
+        proc = zygote.spawn(
+            self.box, self.argv, self.limits, self.files, stdin, compile=self.compile
+        )
         if proc is None:
             raise _Lost
         return proc
@@ -901,24 +1029,41 @@ _drainer = _Drainer()
 
 
 class _Checker:
-    """A checker process and its streams: for one program (cold), or for every program of one
-    problem in a row (warm: `_kept`)."""
+    """A checker process and its streams: for one program (cold), or for many in a row (warm:
+    `_kept`). Its input is a socket: each program comes with the candidate's pipes, which the
+    checker then talks to itself (its calls, the candidate's answers), and its verdicts come
+    back on its stdout."""
 
     def __init__(self, box: _Cold | _Warm):
         self.box = box
-        self.proc = box.start()
+        self.programs, theirs = socket.socketpair()
+        try:
+            self.proc = box.start(stdin=theirs.fileno())
+        except BaseException:
+            self.programs.close()
+            raise
+        finally:
+            theirs.close()
         self.err = _Drain(self.proc.stderr, 1 << 20)
-        self.requests = _Lines(self.proc.stdout.fileno(), _LINE_CAP)
+        self.verdicts = _Lines(self.proc.stdout.fileno(), _LINE_CAP)
         self.checked = 0  # programs it has checked
         self.spec = getattr(box, "files", {}).get("problem.json", "")  # the problem it holds
 
-    def send(self, message: dict) -> bool:
-        return _send(self.proc, (json.dumps(message) + "\n").encode())
+    def send(self, message: dict, candidate) -> bool:
+        """Hand it a program: `message` and the candidate's pipes (its calls, its answers)."""
+        try:
+            socket.send_fds(
+                self.programs, [b"P"], [candidate.stdin.fileno(), candidate.stdout.fileno()]
+            )
+            self.programs.sendall((json.dumps(message) + "\n").encode())
+        except OSError:
+            return False
+        return True
 
     def close(self, limits: sandbox.Limits, start: float) -> None:
         """End its input, wait for it to exit (killing it past a second) and reap it."""
-        self.requests.close()
-        _close(self.proc.stdin)
+        self.verdicts.close()
+        self.programs.close()
         self.box.reap(self.proc, limits, self.err, start, time.monotonic() + 1, False, False)
 
 
@@ -941,7 +1086,8 @@ def _broker(
     spec: str = "",
 ) -> tuple[Outcome, _Checker | None, bool]:
     """Run the checks: `allowed` names the candidate's functions they may call, `values` the
-    names whose values they may read (when the candidate's program defines them).
+    names whose values they may read (when the candidate's program defines them); the checker
+    holds both (its problem), and asks the candidate itself.
 
     `checker`: a live checker to use (else one is started in `kbox` once the candidate is
     ready); it is sent `spec` (the problem, as problem.json) when it holds another. `keep`: a
@@ -982,50 +1128,32 @@ def _broker(
                 for n, k in defined.items()
                 if isinstance(k, str) and (n in values or (n in allowed and k == "call"))
             }
-            message: dict = {"names": names}
+            # the candidate's time left goes with it: the checker times it while it answers
+            message: dict = {"names": names, "left": budget.left, "cap": _LINE_CAP}
             if spec and checker.spec != spec:
                 message["spec"] = json.loads(spec)
                 checker.spec = spec
-            checker.send(message)
+            checker.send(message, cand)
             # the checker is not timed, but it cannot run for ever
             checker_deadline = time.monotonic() + limits.wall_s + _CHECKER_WALL_S
-            while True:
-                try:
-                    line = checker.requests.readline(checker_deadline)
-                except (TimeoutError, OverflowError):
-                    verdict, detail = "judge-error", "the checks did not finish"
-                    break
-                message = _json_or_none(line) if line is not None else None
-                if not isinstance(message, dict):
-                    verdict = "judge-error"
-                    detail = "the checks ended without a verdict: " + _tail(
-                        [checker.err.collected(0.1 if reused else 1.0)]
-                    )
-                    break
-                if "verdict" in message:
-                    verdict = str(message["verdict"])
-                    detail = str(message.get("detail", ""))
-                    by_candidate = message.get("candidate") is True
-                    clean = verdict in ("pass", "assert")
-                    break
-                if "get" in message:
-                    name, legal = message.get("get"), values
-                else:
-                    name, legal = message.get("call"), allowed
-                if name not in legal:
-                    checker.send({"raise": ["NameError", f"name {name!r} is not defined"]})
-                    continue
-                calls += 1
-                answer = _ask(cand, answers, line, budget.start())
-                if answer is None:
-                    timed_out = budget.over()
-                elif not isinstance(answer, bytes):
-                    exceeded = True
-                budget.stop()
-                if isinstance(answer, bytes):
-                    _send(checker.proc, answer + b"\n")
-                else:
-                    checker.send({"gone": True})
+            try:
+                line = checker.verdicts.readline(checker_deadline)
+            except (TimeoutError, OverflowError):
+                line, detail = None, "the checks did not finish"
+            message = _json_or_none(line) if line is not None else None
+            if not isinstance(message, dict) or "verdict" not in message:
+                detail = detail or "the checks ended without a verdict: " + _tail(
+                    [checker.err.collected(0.1 if reused else 1.0)]
+                )
+            else:
+                verdict = str(message["verdict"])
+                detail = str(message.get("detail", ""))
+                by_candidate = message.get("candidate") is True
+                clean = verdict in ("pass", "assert")
+                calls = int(message.get("calls", 0))
+                budget.left = float(message.get("left", budget.left))
+                timed_out = message.get("timed_out") is True
+                exceeded = message.get("exceeded") is True
             checker.checked += 1
     finally:
         answers.close()
@@ -1065,38 +1193,12 @@ class _Budget:
             self.left -= time.monotonic() - self.began
             self.began = None
 
-    def over(self) -> bool:
-        return self.began is not None and time.monotonic() - self.began >= self.left
-
 
 def _json_or_none(line: bytes):
     try:
         return json.loads(line)
     except (ValueError, RecursionError):  # a candidate's answer nested 100,000 deep
         return None
-
-
-def _ask(cand, answers: _Lines, request: bytes, deadline: float) -> bytes | str | None:
-    """The candidate's reply to one call, a line as it sent it (the checker reads it as data
-    or not), None if it is gone or out of time, or "overflow" for an answer past the cap."""
-    if not _send(cand, request + b"\n"):
-        return None
-    try:
-        line = answers.readline(deadline)
-    except TimeoutError:
-        return None
-    except OverflowError:
-        return "overflow"
-    return line
-
-
-def _send(proc, data: bytes) -> bool:
-    try:
-        proc.stdin.write(data)
-        proc.stdin.flush()
-    except (BrokenPipeError, OSError, ValueError):
-        return False
-    return True
 
 
 def _close(stream) -> None:

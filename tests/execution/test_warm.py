@@ -274,6 +274,7 @@ def test_a_warm_checker_checks_a_problems_programs_in_a_row(monkeypatch) -> None
     assert judge("    return x + 2\n", other).status == "Accepted"
     assert judge("    return x + 1\n", FUNCTION).status == "Accepted"
     assert judge("    return x + 1\n", other).status == "Wrong Answer"
+    assert judge("    return x + 2\n", other).status == "Accepted"  # the problem it holds now
     assert len(started) == 1
 
 
