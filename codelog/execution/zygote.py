@@ -538,6 +538,7 @@ class Box:
         os.chmod(self.dir, 0o700)
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         self.ctl = ours
+        theirs_fd = sandbox.clear_of_seccomp_fd(theirs.detach())
         # a fresh session keyring for the box (none of the judge's keys reach it), then bwrap
         wrapper = [sandbox.exec_helper(), "-k", "--"]
         wrapper += sandbox._bwrap_argv(
@@ -548,7 +549,7 @@ class Box:
         wrapper += [sandbox._tool("prlimit"), "--stack=unlimited", "--core=0", "--"]
         if self.uid is not None:
             wrapper += sandbox._setpriv(sandbox._tool("setpriv"), self.uid)
-        argv = [*wrapper, key.python, *key.flags, "-c", ZYGOTE, str(theirs.fileno())]
+        argv = [*wrapper, key.python, *key.flags, "-c", ZYGOTE, str(theirs_fd)]
         try:
             self.proc = subprocess.Popen(
                 argv,
@@ -559,7 +560,7 @@ class Box:
                 env=sandbox._environment(self.dir),
                 start_new_session=True,
                 close_fds=True,
-                pass_fds=(theirs.fileno(),),
+                pass_fds=(theirs_fd,),
             )
         except BaseException:
             ours.close()
@@ -568,7 +569,7 @@ class Box:
                 sandbox.release_uid(self.uid)
             raise
         finally:
-            theirs.close()
+            os.close(theirs_fd)
         self.busy = False
         self._buf = b""
         # one memory cgroup for the box's runs, reset before each: the zygote is not in it,

@@ -137,6 +137,52 @@ def test_one_process_under_the_limit_is_not_a_memory_limit(warm: bool) -> None:
     assert 20_000 < result.memory_kb < 65_536
 
 
+# ------------------------------------------------------------------------ descriptors
+
+
+# A fresh process (pytest's own holds fds 8 and 9) that holds descriptors open until fd 8 is
+# the lowest free one and 9 the next, then makes one run: its first pipe or socket pair lands
+# on 8 and 9.
+AT_FD_9 = """
+import os, sys
+from codelog.execution import sandbox, zygote
+held = []
+while (fd := os.open(os.devnull, os.O_RDONLY)) < 8:
+    held.append(fd)
+os.close(fd)
+assert fd == 8, fd
+try:
+    os.fstat(9)
+    sys.exit("fd 9 is taken")
+except OSError:
+    pass
+runner = sandbox.python_runner()
+limits = sandbox.Limits(time_ms=2000)
+argv, files = list(runner.argv(limits)), {runner.source_name: "print('ok')"}
+if sys.argv[1] == "warm":
+    result, why = zygote.run(argv, "", limits, files=files, readable=runner.readable)
+    assert result is not None, why
+else:
+    result = sandbox.run(argv, "", limits, files=files, readable=runner.readable)[0]
+print(result.exit_code, result.stdout)
+"""
+
+
+def test_a_run_whose_descriptors_land_where_bwraps_shell_puts_the_filter(warm: bool) -> None:
+    # bwrap's shell opens the seccomp filter on fd 9 (bwrap._SECCOMP_FD): a descriptor the run
+    # inherits there (the exec helper's report pipe cold, the zygote's socket warm) used to
+    # be replaced by the filter, and every cold run of a process that had judged warm (enough
+    # files open to put the pipe there) exited 127
+    out = subprocess.run(
+        [sys.executable, "-c", AT_FD_9, "warm" if warm else "cold"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "0 b'ok\\n'\n", out.stdout
+
+
 # -------------------------------------------------------------------------- answer keys
 
 DATA_NAMES = ("humaneval", "human_eval", "mbpp", "codenet", "codecontests")

@@ -42,6 +42,7 @@ from codelog.execution.sandbox import accounting  # noqa: F401
 from codelog.execution.sandbox.bwrap import (  # noqa: F401
     _bwrap_argv,
     _setpriv,
+    clear_of_seccomp_fd,
     userns_filter,
 )
 from codelog.execution.sandbox.compile import (  # noqa: F401

@@ -85,6 +85,21 @@ def _filter_file() -> str | None:
 _SECCOMP_FD = 9
 
 
+def clear_of_seccomp_fd(fd: int) -> int:
+    """`fd`, or where it is the descriptor bwrap's shell opens the seccomp filter on
+    (`_SECCOMP_FD`), a copy of it above that one (the original closed): a descriptor a run
+    inherits there would be the filter by the time the run starts. It happened to the exec
+    helper's report pipe in a process with enough files open (one that had judged warm), and
+    every cold run then exited 127."""
+    if fd != _SECCOMP_FD:
+        return fd
+    import fcntl
+
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, _SECCOMP_FD + 1)
+    os.close(fd)
+    return moved
+
+
 def _bwrap_argv(
     bwrap: str,
     rundir: str,

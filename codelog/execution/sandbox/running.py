@@ -15,7 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from codelog.execution.sandbox.accounting import RunCgroup, peak, run_cgroup
-from codelog.execution.sandbox.bwrap import _bwrap_argv, _setpriv, _unshare_argv
+from codelog.execution.sandbox.bwrap import (
+    _bwrap_argv,
+    _setpriv,
+    _unshare_argv,
+    clear_of_seccomp_fd,
+)
 from codelog.execution.sandbox.helper import EXEC_HELPER_NAME, _read_report, exec_helper
 from codelog.execution.sandbox.host import _is_root, _tool
 from codelog.execution.sandbox.isolation import resolve_isolation
@@ -188,6 +193,8 @@ def sandboxed(
     uid = _sandbox_uid() if mode.drop_uid else None
     rundir = tempfile.mkdtemp(prefix="run-", dir=scratch_dir())
     pipe = os.pipe() if own_usage else None
+    if pipe is not None:  # the write end goes into the box
+        pipe = (pipe[0], clear_of_seccomp_fd(pipe[1]))
     cgroup = run_cgroup(limits.memory_kb) if own_usage else None
     cgroup_fd = cgroup.procs_fd() if cgroup is not None else None
     try:
