@@ -1140,20 +1140,22 @@ def _broker(
                 line = checker.verdicts.readline(checker_deadline)
             except (TimeoutError, OverflowError):
                 line, detail = None, "the checks did not finish"
-            message = _json_or_none(line) if line is not None else None
-            if not isinstance(message, dict) or "verdict" not in message:
+            said = _json_or_none(line) if line is not None else None
+            if not isinstance(said, dict) or "verdict" not in said:
                 detail = detail or "the checks ended without a verdict: " + _tail(
                     [checker.err.collected(0.1 if reused else 1.0)]
                 )
             else:
-                verdict = str(message["verdict"])
-                detail = str(message.get("detail", ""))
-                by_candidate = message.get("candidate") is True
+                verdict = str(said["verdict"])
+                detail = str(said.get("detail", ""))
+                by_candidate = said.get("candidate") is True
                 clean = verdict in ("pass", "assert")
-                calls = int(message.get("calls", 0))
-                budget.left = float(message.get("left", budget.left))
-                timed_out = message.get("timed_out") is True
-                exceeded = message.get("exceeded") is True
+                # the checker's account of the candidate: taken only as numbers and flags
+                calls = said["calls"] if type(said.get("calls")) is int else 0
+                if type(said.get("left")) in (int, float):
+                    budget.left = said["left"]
+                timed_out = said.get("timed_out") is True
+                exceeded = said.get("exceeded") is True
             checker.checked += 1
     finally:
         answers.close()
