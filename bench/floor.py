@@ -1,11 +1,15 @@
 """The floor for `codelog build`: read every source file and parse it with tree-sitter, nothing else.
 
-    python bench/floor.py --root /tmp/codelog-bench/codenet-100000 [--workers 2] [--json]
+    python bench/floor.py --root /tmp/codelog-bench/codenet-100000 [--workers 2] [--json] [--walk]
 
 Any build has to do at least this much work per row, so codelog's throughput is judged as a
 fraction of this one's, measured on the same files in the same run. The source files are
 listed from `data/<problem>/<language>/` (no CSV is read), handed out in chunks to a process
 pool with one tree-sitter parser per process; each file is read with one open/read/close.
+
+`--walk`: each file goes through codelog's own parse and canonical walk
+(`codelog.stage._canon`) instead of py-tree-sitter's parse: the least a build that hashes ASTs
+does per row, so the build against it shows what the rest of the build costs.
 """
 
 from __future__ import annotations
@@ -19,18 +23,31 @@ from pathlib import Path
 
 CHUNK = 1000
 
-_parser = None
+_has_error = None  # bytes -> whether the tree has an error, set per worker
 
 
-def _init_worker(language: str) -> None:
-    global _parser
-    from tree_sitter import Language, Parser
-
+def _init_worker(language: str, walk: bool = False) -> None:
+    global _has_error
     if language.lower() != "python":
         raise SystemExit(f"floor: only Python is wired up, not {language!r}")
-    import tree_sitter_python
+    if walk:
+        from codelog.stage import ast_hash
 
-    _parser = Parser(Language(tree_sitter_python.language()))
+        if not ast_hash.ACCELERATED:
+            raise SystemExit("floor --walk: codelog.stage._canon is not built here")
+        canonical = ast_hash._canonicalizer("python").canonical
+
+        def _has_error(data: bytes) -> bool:
+            return canonical(data)[0]
+
+        return
+    import tree_sitter_python
+    from tree_sitter import Language, Parser
+
+    parse = Parser(Language(tree_sitter_python.language())).parse
+
+    def _has_error(data: bytes) -> bool:
+        return parse(data).root_node.has_error
 
 
 def read_file(path: str) -> bytes:
@@ -50,12 +67,12 @@ def read_file(path: str) -> bytes:
 def parse_chunk(task: tuple[str, list[str]]) -> tuple[int, int, int]:
     """(files, bytes, files whose tree has an error) for one directory's slice of names."""
     directory, names = task
-    parse = _parser.parse
+    has_error = _has_error
     n_bytes = errors = 0
     for name in names:
         data = read_file(f"{directory}/{name}")
         n_bytes += len(data)
-        if parse(data).root_node.has_error:
+        if has_error(data):
             errors += 1
     return len(names), n_bytes, errors
 
@@ -74,13 +91,16 @@ def list_chunks(root: Path, language: str, chunk: int = CHUNK) -> list[tuple[str
     return tasks
 
 
-def measure_floor(root: Path, language: str = "Python", workers: int | None = None) -> dict:
+def measure_floor(
+    root: Path, language: str = "Python", workers: int | None = None, walk: bool = False
+) -> dict:
     workers = workers or os.cpu_count() or 1
     started = time.perf_counter()
     tasks = list_chunks(root, language)
     listed = time.perf_counter()
     files = n_bytes = errors = 0
-    with multiprocessing.get_context("fork").Pool(workers, _init_worker, (language,)) as pool:
+    context = multiprocessing.get_context("fork")
+    with context.Pool(workers, _init_worker, (language, walk)) as pool:
         for f, b, e in pool.imap_unordered(parse_chunk, tasks, chunksize=1):
             files += f
             n_bytes += b
@@ -91,6 +111,7 @@ def measure_floor(root: Path, language: str = "Python", workers: int | None = No
         "bytes": n_bytes,
         "parse_errors": errors,
         "workers": workers,
+        "walk": walk,
         "list_seconds": round(listed - started, 3),
         "seconds": round(seconds, 3),
         "rows_per_s": round(files / seconds, 1) if seconds else 0.0,
@@ -105,13 +126,16 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--workers", type=int, default=None, help="default: all cores")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
+    ap.add_argument(
+        "--walk", action="store_true", help="codelog's parse and canonical walk, not a bare parse"
+    )
     args = ap.parse_args(argv)
-    result = measure_floor(args.root, args.language, args.workers)
+    result = measure_floor(args.root, args.language, args.workers, args.walk)
     if args.json:
         print(json.dumps(result))
     else:
         print(
-            f"floor: {result['files']:,} files, {result['bytes'] / 1e6:,.1f} MB in "
+            f"floor{' (parse + walk)' if args.walk else ''}: {result['files']:,} files, {result['bytes'] / 1e6:,.1f} MB in "
             f"{result['seconds']:.2f} s (listing {result['list_seconds']:.2f} s) = "
             f"{result['rows_per_s']:,.0f} rows/s on {result['workers']} workers; "
             f"{result['parse_errors']:,} files parse with errors"
