@@ -3,6 +3,7 @@ unshare, and setpriv's uid switch."""
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import threading
@@ -93,8 +94,6 @@ def clear_of_seccomp_fd(fd: int) -> int:
     every cold run then exited 127."""
     if fd != _SECCOMP_FD:
         return fd
-    import fcntl
-
     moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, _SECCOMP_FD + 1)
     os.close(fd)
     return moved
