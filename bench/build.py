@@ -382,6 +382,16 @@ def _verdict(passed: bool | None) -> str:
     return "pending" if passed is None else ("PASS" if passed else "FAIL")
 
 
+def _canon_build() -> str:
+    """Which `_canon` this interpreter's codelog has: the parse's speed depends on it."""
+    from codelog.stage import ast_hash
+
+    if not ast_hash.ACCELERATED:
+        return "_canon not built (the Python walk)"
+    guided = getattr(ast_hash._canon, "PROFILE_GUIDED", False)
+    return "_canon built from a profile" if guided else "_canon built without a profile"
+
+
 def goals(results: list[dict]) -> str:
     ok = [r for r in results if r.get("build", {}).get("exit_code") == 0]
     largest = max(ok, key=lambda r: r["size"], default=None)
@@ -492,7 +502,7 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(f"--variants: unknown {sorted(unknown)}; choose from {sorted(VARIANTS)}")
     print(
         f"machine: {os.cpu_count()} cores, {psutil.virtual_memory().total / GIB:.1f} GiB; "
-        f"load before: {os.getloadavg()[0]:.2f}",
+        f"load before: {os.getloadavg()[0]:.2f}; {_canon_build()}",
         flush=True,
     )
     json_out = args.json_out or args.tree_dir / "bench-build.json"

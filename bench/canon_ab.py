@@ -13,38 +13,13 @@ from __future__ import annotations
 
 import argparse
 import glob
-import importlib.util
 import time
 
 from codelog.stage import ast_hash
-from codelog.stage.ast_hash import _grammar_capsule, _tables, parser_for
+from codelog.stage.ast_hash import make_canonicalizer, parser_for
+from codelog.stage.canon_profile import load_build
 
 CHUNK = 500
-
-
-def load(label: str, path: str):
-    # The init function is named after the last dotted part: `<label>._canon` finds PyInit__canon.
-    spec = importlib.util.spec_from_file_location(f"{label}._canon", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def canonicalizer(module, language: str):
-    t = _tables(language)
-    return module.Canonicalizer(
-        _grammar_capsule(language),
-        identifiers=t.identifiers,
-        comments=t.comments,
-        fixed_text=dict(t.fixed_text),
-        binding_fields=t.binding_fields,
-        binding_parents=t.binding_parents,
-        containers=t.containers,
-        kept_fields=t.kept_fields,
-        kept_names=t.kept_names,
-        kept_dunders=t.kept_dunders,
-        layout_sensitive=t.layout_sensitive,
-    )
 
 
 def main() -> None:
@@ -63,8 +38,8 @@ def main() -> None:
     runs = {"floor": lambda d: parse(d).root_node.has_error}
     for spec in args.builds:
         label, _, path = spec.partition("=")
-        runs[label] = canonicalizer(load(label, path), args.lang).canonical
-    runs["this"] = canonicalizer(ast_hash._canon, args.lang).canonical
+        runs[label] = make_canonicalizer(load_build(path, label), args.lang).canonical
+    runs["this"] = make_canonicalizer(ast_hash._canon, args.lang).canonical
     for data in datas:
         forms = {runs[k](data) for k in runs if k != "floor"}
         assert len(forms) == 1, f"builds disagree on {data[:80]!r}"

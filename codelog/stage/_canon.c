@@ -767,11 +767,20 @@ static struct PyModuleDef module = {
     .m_size = -1,
 };
 
+/* Set by setup.py in the build made from a profile (codelog.stage.canon_profile). */
+#ifndef CANON_PROFILE_GUIDED
+#define CANON_PROFILE_GUIDED 0
+#endif
+
 PyMODINIT_FUNC PyInit__canon(void) {
     ts_set_allocator(pool_malloc, pool_calloc, pool_realloc, pool_free_block);
     if (PyType_Ready(&CanonicalizerType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
+    if (PyModule_AddObject(m, "PROFILE_GUIDED", PyBool_FromLong(CANON_PROFILE_GUIDED)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     Py_INCREF(&CanonicalizerType);
     if (PyModule_AddObject(m, "Canonicalizer", (PyObject *)&CanonicalizerType) < 0) {
         Py_DECREF(&CanonicalizerType);

@@ -471,8 +471,14 @@ def _encode(events: list[tuple[bytes | None, int, bytes]], bound: set[bytes]) ->
 
 @cache
 def _canonicalizer(language: str) -> Any:
+    return make_canonicalizer(_canon, language)
+
+
+def make_canonicalizer(module: Any, language: str) -> Any:
+    """A `Canonicalizer` of `module`, a build of `_canon` (this one, or one loaded from a path:
+    setup.py's profiling run, bench/canon_ab.py), for `language`'s grammar and rules."""
     t = _tables(language)
-    return _canon.Canonicalizer(
+    return module.Canonicalizer(
         _grammar_capsule(language),
         identifiers=t.identifiers,
         comments=t.comments,
