@@ -269,14 +269,12 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     if floor.get("cpu_s") and build["cpu_s"]:
         # rows per CPU-second, codelog's over the floor's: what the wall-clock ratio would be
         # if both kept every core busy; it hardly moves when other processes share the machine
-        result["cpu_ratio"] = round((size / build["cpu_s"]) / (synth["files"] / floor["cpu_s"]), 3)
+        result["cpu_ratio"] = _cpu_ratio(size, build, synth["files"], floor)
     walk = result.get("walk_floor")
     if walk and walk["exit_code"] == 0 and walk.get("cpu_s") and build["cpu_s"]:
         # the same against a floor that parses and walks as the build must: what the rest of
         # the build (scan, staging key, batches, hashes, Parquet, group+write) costs
-        result["cpu_ratio_walk"] = round(
-            (size / build["cpu_s"]) / (synth["files"] / walk["cpu_s"]), 3
-        )
+        result["cpu_ratio_walk"] = _cpu_ratio(size, build, synth["files"], walk)
     ok = build["exit_code"] == 0
     status = "ok" if ok else f"FAILED (exit {build['exit_code']}, see {build['log']})"
     print(
@@ -380,6 +378,11 @@ def table(results: list[dict]) -> str:
 
 def _verdict(passed: bool | None) -> str:
     return "pending" if passed is None else ("PASS" if passed else "FAIL")
+
+
+def _cpu_ratio(rows: int, build: dict, files: int, floor: dict) -> float:
+    """Rows per CPU-second of the build over files per CPU-second of a floor."""
+    return round((rows / build["cpu_s"]) / (files / floor["cpu_s"]), 3)
 
 
 def _canon_build() -> str:

