@@ -136,14 +136,29 @@ def _refuse_garbage(files: list[Path], columns: tuple[str, ...]) -> None:
                         )
 
 
-def _resolve_language(con: duckdb.DuckDBPyConnection, language: str) -> str:
-    """CodeNet's spelling of `language` (matching is case-insensitive), or the name as given."""
-    row = con.execute(
-        "SELECT language FROM meta WHERE lower(language) = lower(?) GROUP BY language "
-        "ORDER BY count(*) DESC LIMIT 1",
+def _language_rows(con: duckdb.DuckDBPyConnection, language: str) -> tuple[str, int, list[str]]:
+    """CodeNet's spelling of `language` (matching is case-insensitive: the spelling with the
+    most rows, or the name as given when none has rows), its rows in all spellings, and their
+    problem ids that are plain names (the others are bad_id rejects), in one scan.
+
+    The CSV reader checks (and rejects on) only the columns a query reads, so this scan hashes
+    every column of every row (a count of a column does not decode it: a byte that is not
+    UTF-8 would pass): then it rejects exactly the rows the batches scan will.
+    """
+    every_column = ", ".join(schema.CODENET_COLUMNS)
+    # The hash is fetched, not only computed: DuckDB drops an aggregate no one reads, and with
+    # it the reading of the columns it hashes.
+    spellings = con.execute(
+        "SELECT language, count(*), list(DISTINCT problem_id ORDER BY problem_id) "
+        f"FILTER (WHERE regexp_full_match(problem_id, '{_ID_PATTERN}')), "
+        f"max(hash({every_column})) FROM meta GROUP BY language "
+        "HAVING lower(language) = lower($1) ORDER BY count(*) DESC, language",
         [language],
     ).fetchall()
-    return row[0][0] if row else language
+    if not spellings:
+        return language, 0, []
+    ids = sorted({pid for _, _, found, _ in spellings for pid in found or ()})
+    return spellings[0][0], sum(n for _, n, _, _ in spellings), ids
 
 
 def _line_break_fault(path: Path) -> int | None:
@@ -323,17 +338,7 @@ def scan_codenet(root: Path | None, language: str, recipe: Recipe) -> SourceScan
         f"CREATE VIEW meta AS {_meta_view(_read_csv(files, schema.CODENET_COLUMNS, 'malformed'))}"
     )
     try:
-        lang = _resolve_language(con, language)
-        # The CSV reader checks (and rejects on) only the columns a query reads, so this scan
-        # reads every column: then it rejects exactly the rows the batches scan below will.
-        every_column = ", ".join(schema.CODENET_COLUMNS)
-        rows_total, problem_ids, _ = con.execute(
-            "SELECT count(*) FILTER (WHERE lower(language) = lower($1)), "
-            "list(DISTINCT problem_id ORDER BY problem_id) FILTER (WHERE lower(language) = lower($1) "
-            f"AND regexp_full_match(problem_id, '{_ID_PATTERN}')), "  # others are bad_id rejects
-            f"max(hash({every_column})) FROM meta",
-            [lang],
-        ).fetchall()[0]
+        lang, rows_total, problem_ids = _language_rows(con, language)
         # Every scan appends its rejects, and a short row gets one per missing column: keep
         # one per line (the first column at fault), and only rows of this build's language.
         malformed = [
