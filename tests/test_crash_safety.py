@@ -86,6 +86,45 @@ def assert_no_false_dataset(parent: Path, out: Path) -> None:
             assert path.name.startswith(".") and (".tmp-" in path.name or ".old-" in path.name)
 
 
+SHM = Path("/dev/shm")
+
+
+def semaphores() -> set[str]:
+    """The named semaphores of multiprocessing pools (the build's, and any other's)."""
+    return {p.name for p in SHM.glob("sem.mp-*")} if SHM.is_dir() else set()
+
+
+def sweep_semaphores(before: set[str]) -> list[str]:
+    """Unlink the pools' semaphores that appeared since `before` and that no process maps.
+
+    SIGKILL of the whole group takes multiprocessing's resource tracker with the build, and
+    the tracker is what unlinks a dead pool's semaphores: without this, every run of this test
+    left ~10 in /dev/shm. A semaphore in use is mapped by the processes using it (glibc maps
+    it before giving it its name), so one of a test running beside this one stays.
+    """
+    new = semaphores() - before
+    for maps in Path("/proc").glob("[0-9]*/maps"):
+        if not new:
+            break
+        with contextlib.suppress(OSError):
+            text = maps.read_text()
+            new = {name for name in new if name not in text}
+    for name in new:
+        with contextlib.suppress(FileNotFoundError):
+            (SHM / name).unlink()
+    return sorted(new)
+
+
+def wait_group_gone(pgid: int, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+
+
 def temp_dirs(parent: Path) -> list[str]:
     return sorted(p.name for p in parent.iterdir() if ".tmp-" in p.name or ".old-" in p.name)
 
@@ -110,11 +149,14 @@ def test_sigkill_at_random_moments_then_rerun_gives_the_same_bytes(tree, referen
     for trial in range(5):
         if trial % 2 == 0:  # without staged results the kill can land in parsing
             shutil.rmtree(tmp_path / ".ds.staging", ignore_errors=True)
+        before = semaphores()
         proc = start(build_cmd(tree, out))
         time.sleep(rng.uniform(0.2, 3.2))
         with contextlib.suppress(ProcessLookupError):  # finished first: also valid
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=60)
+        wait_group_gone(proc.pid)  # a process still exiting may map a semaphore yet
+        sweep_semaphores(before)
         assert_no_false_dataset(tmp_path, out)
 
     result = run(build_cmd(tree, out))
