@@ -165,21 +165,41 @@ def function_bare_runs(samples: list, problems: dict) -> list[tuple]:
 
 def function_side(workers: int, rounds: int) -> dict:
     """The warm judge on function problems against the same samples bare, alternating,
-    best of `rounds` each."""
+    best of `rounds` each; and both again on the first fifth of the samples (one per problem),
+    which splits each side's time into a fixed cost (pool, zygotes, checkers) and a cost per
+    sample."""
     samples, problems = humaneval_samples()
-    runs = function_bare_runs(samples, problems)
-    judged, bare = [], []
+    few = samples[: len(samples) // 5]
+    runs, runs_few = function_bare_runs(samples, problems), function_bare_runs(few, problems)
+    judged, bare, judged_few, bare_few = [], [], [], []
     for _ in range(rounds):
         judged.append(function_judge(samples, problems, workers))
         bare.append(bare_floor(runs, workers))
+        judged_few.append(function_judge(few, problems, workers)[0])
+        bare_few.append(bare_floor(runs_few, workers))
     seconds, passed = min(judged)
+    margin = len(samples) - len(few)
+    per_sample = {
+        "judge": (seconds - min(judged_few)) / margin,
+        "bare": (min(bare) - min(bare_few)) / margin,
+    }
     return {
         "samples": len(samples),
         "judge_seconds": seconds,
         "bare_seconds": min(bare),
         "share": min(bare) / seconds,
         "pass@1": passed,
-        "rounds": {"judge": [j[0] for j in judged], "bare": bare},
+        "per_sample_ms": {k: round(v * 1000, 2) for k, v in per_sample.items()},
+        "fixed_seconds": {
+            "judge": round(seconds - per_sample["judge"] * len(samples), 3),
+            "bare": round(min(bare) - per_sample["bare"] * len(samples), 3),
+        },
+        "rounds": {
+            "judge": [j[0] for j in judged],
+            "bare": bare,
+            f"judge_{len(few)}": judged_few,
+            f"bare_{len(few)}": bare_few,
+        },
     }
 
 
@@ -398,6 +418,11 @@ def main() -> None:
         print(
             f"  function problems: warm judge = {fn['share']:.0%} of the same samples bare "
             f"(each sample's program and checks in one process); pass@1 {fn['pass@1']:.3f}"
+        )
+        ms, fixed = fn["per_sample_ms"], fn["fixed_seconds"]
+        print(
+            f"  per sample at the margin: judge {ms['judge']:.2f} ms, bare {ms['bare']:.2f} ms; "
+            f"fixed: judge {fixed['judge']:.2f} s, bare {fixed['bare']:.2f} s"
         )
     if "humaneval" in report:
         he = report["humaneval"]
