@@ -109,6 +109,30 @@ def test_a_program_cannot_redefine_a_builtin_the_asserts_only_use() -> None:
     assert judged(honest, problem) == "Accepted"
 
 
+def test_a_problems_asserts_are_read_once_for_all_its_samples(monkeypatch) -> None:
+    # which of the program's names the checks may use comes from parsing the assert list:
+    # ~0.3 ms a sample when it was parsed for each (harness._checks)
+    from codelog.execution import harness
+
+    parsed = []
+    monkeypatch.setattr(
+        harness, "asserted_builtins", lambda test: parsed.append(test) or asserted_builtins(test)
+    )
+    harness._checks.cache_clear()
+    problem = mbpp_row(9004, "Double.", ["assert double(2) == 4", "assert double(0) == 0"])
+    verdicts = [
+        judged("def double(x):\n    return 2 * x\n", problem),
+        judged("def double(x):\n    return x + 2\n", problem),
+        judged("def double(x):\n    return x * 2\n", problem),
+    ]
+    assert verdicts == ["Accepted", "Wrong Answer", "Accepted"]
+    assert parsed == [problem.test_code]
+    # another problem's asserts are its own
+    other = mbpp_row(9005, "Triple.", ["assert double(2) == 6"])
+    assert judged("def double(x):\n    return 3 * x\n", other) == "Accepted"
+    assert parsed == [problem.test_code, other.test_code]
+
+
 def test_mbpp_gives_a_correct_slow_solution_the_time_it_needs() -> None:
     problem = mbpp_row(9003, "Slow.", ["assert slow() == 0"])
     assert problem.time_limit_ms == MBPP_TIME_LIMIT_MS >= 3000
