@@ -650,14 +650,17 @@ def asserted_builtins(test_code: str) -> tuple[str, ...]:
     return tuple(sorted(tested - wrappers))
 
 
-@functools.lru_cache(maxsize=256)
+# The last problem's only: a worker gets a problem's samples in a row (judge._grouped), and an
+# APPS or LiveCodeBench problem's checks hold its tests, megabytes at times, which a larger
+# cache would keep alive.
+@functools.lru_cache(maxsize=1)
 def _checks(
     prompt: str, test: str, entry_point: str | None
 ) -> tuple[str, frozenset[str], frozenset[str]]:
     """A problem's checks as a checker holds them (problem.json), the names of the candidate's
-    functions they may call, and the names whose values they may read. Worked out once per
-    problem: a worker judges a problem's samples in a row, and parsing an MBPP assert list
-    twice per sample cost ~0.3 ms of a ~3 ms sample."""
+    functions they may call, and the names whose values they may read. Worked out once for a
+    problem's samples in a row: parsing an MBPP assert list twice per sample cost ~0.3 ms of a
+    ~3 ms sample, and encoding a problem's tests as JSON grows with them."""
     if entry_point:
         # the checks hold their own helpers (the prompt's): nothing of the program's but the
         # entry point may stand in for them, lest it redefine what judges it

@@ -131,6 +131,8 @@ def test_a_problems_asserts_are_read_once_for_all_its_samples(monkeypatch) -> No
     other = mbpp_row(9005, "Triple.", ["assert double(2) == 6"])
     assert judged("def double(x):\n    return 3 * x\n", other) == "Accepted"
     assert parsed == [problem.test_code, other.test_code]
+    # and only the last problem's are kept: a problem's tests can be megabytes
+    assert harness._checks.cache_info().currsize == 1
 
 
 def test_mbpp_gives_a_correct_slow_solution_the_time_it_needs() -> None:
