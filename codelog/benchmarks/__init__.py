@@ -2,7 +2,8 @@
 .base) that reads its published source and yields problems with tests, difficulty and prompt.
 
 `codelog eval --benchmark` and `codelog judge --tests` resolve a name here: `NAME` (the Hub,
-or the bundled copy) or `NAME:PATH` (a local copy in the benchmark's own published form).
+or the bundled copy), `NAME@VERSION` (a release on the Hub: LiveCodeBench's) or `NAME:PATH` (a
+local copy in the benchmark's own published form).
 contamination/ reads the statements and reference solutions through `references`.
 """
 
@@ -13,7 +14,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codelog.benchmarks import apps, codecontests, codenet, humaneval, livecodebench, mbpp
+from codelog.benchmarks import (
+    apps,
+    codecontests,
+    codenet,
+    humaneval,
+    humaneval_plus,
+    livecodebench,
+    mbpp,
+    mbpp_plus,
+)
 from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task
 from codelog.errors import CodelogError
 from codelog.execution.testcases import Problem
@@ -35,7 +45,16 @@ __all__ = [
 
 REGISTRY: dict[str, Benchmark] = {
     m.BENCHMARK.name: m.BENCHMARK
-    for m in (humaneval, codenet, mbpp, apps, codecontests, livecodebench)
+    for m in (
+        humaneval,
+        codenet,
+        mbpp,
+        apps,
+        codecontests,
+        livecodebench,
+        humaneval_plus,
+        mbpp_plus,
+    )
 }
 
 
@@ -52,17 +71,28 @@ def get(name: str) -> Benchmark:
 
 
 def is_benchmark(spec: str) -> bool:
-    """Whether `spec` names a registered benchmark (NAME or NAME:PATH)."""
-    return spec.partition(":")[0] in REGISTRY
+    """Whether `spec` names a registered benchmark (NAME, NAME@VERSION or NAME:PATH)."""
+    return spec.partition(":")[0].partition("@")[0] in REGISTRY
 
 
 def parse(spec: str) -> tuple[Benchmark, Source]:
-    """The benchmark and source of `NAME` or `NAME:PATH`."""
-    name, colon, path = spec.partition(":")
+    """The benchmark and source of `NAME`, `NAME@VERSION` or `NAME:PATH`."""
+    head, colon, path = spec.partition(":")
+    name, at, version = head.partition("@")
     benchmark = get(name)
     if colon and not path:
         raise CodelogError(f"--benchmark {spec!r}: {name}:PATH needs a path after the colon")
-    return benchmark, Source(name, Path(path) if colon else None)
+    if at:
+        if benchmark.versions is None:
+            raise CodelogError(f"--benchmark {spec!r}: {name} has no versions (no @ after it)")
+        if colon:
+            raise CodelogError(
+                f"--benchmark {spec!r}: @VERSION picks a release on the Hub; a local copy "
+                f"({name}:PATH) is the files it holds"
+            )
+        if not version:
+            raise CodelogError(f"--benchmark {spec!r}: {name}@ needs {benchmark.versions}")
+    return benchmark, Source(name, Path(path) if colon else None, version or None)
 
 
 def references(spec: str, split: str | None = None) -> Iterator[Reference]:

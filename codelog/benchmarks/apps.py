@@ -7,7 +7,11 @@ Sources: `apps:DIR` reads the original release's directories (`DIR/train/NNNN/`,
 (`difficulty`, `url`), `starter_code.py`. `apps:FILE` (.jsonl, .json, .parquet) reads rows of
 the Hub's schema (`problem_id, question, solutions, input_output, difficulty, url,
 starter_code`, the JSON fields as strings or as values), which is also APPS+'s where its file
-has those fields. A bare `apps` loads `codeparrot/apps`.
+has those fields. A bare `apps` loads the Hub's Parquet conversion of `codeparrot/apps`
+(revision `refs/convert/parquet`, folder `all/`: its `main` holds a loading script, which
+`datasets` no longer runs). Integers of more digits than Python converts by default
+(`sys.get_int_max_str_digits()`; APPS's tests hold one of 9,131) are read exactly, without
+changing that limit.
 
 Judging follows APPS's own harness (its `testing_util.py`): a standard-input problem's
 output is compared by APPS's chain of rules (codelog.execution.compare, origin "APPS"); a
@@ -19,7 +23,9 @@ its `import numpy as np`, and APPS's 4 s per test. The default split is test.
 
 from __future__ import annotations
 
+import decimal
 import json
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -30,13 +36,15 @@ from codelog.benchmarks.base import (
     Skip,
     Source,
     Task,
-    hub_rows,
     json_rows,
 )
+from codelog.benchmarks.hub import hub_rows
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import Problem, TestCase
 
 HUB_ID = "codeparrot/apps"
+HUB_REVISION = "refs/convert/parquet"  # the Hub's Parquet conversion: {all,<level>}/{train,test}
+HUB_DATA_DIR = "all"
 SPLITS = ("train", "test")
 LEVELS = ("introductory", "interview", "competition")
 APPS_TIME_LIMIT_MS = 4000  # testing_util.py's `timeout = 4`, per test
@@ -57,7 +65,12 @@ HEADER = (
 CALL_CHECK = """
 import json as _json
 
-TESTS = _json.loads({tests!r})
+
+def _int(d):  # an integer longer than str() converts, written in hex (apps._crossing)
+    return int(d[{big!r}], 16) if list(d) == [{big!r}] else d
+
+
+TESTS = _json.loads({tests!r}, object_hook=_int)
 
 
 def check(candidate):
@@ -77,13 +90,51 @@ def check(candidate):
 """
 
 
+BIG = "__codelog_int__"  # CALL_CHECK's tag of a long integer: {BIG: hex digits}
+
+
+class _Digits(int):
+    """An integer longer than `str()` converts by default (sys.get_int_max_str_digits), read
+    exactly through Decimal, which has no such limit; it keeps the digits it was read from, so a
+    stdin test's text is those digits."""
+
+    digits: str
+
+    def __str__(self) -> str:
+        return self.digits
+
+    __repr__ = __str__
+
+
+def _int(text: str) -> int:
+    """json's parse_int: the process-wide limit is left as it is."""
+    limit = sys.get_int_max_str_digits()
+    if not limit or len(text) - text.startswith("-") <= limit:
+        return int(text)
+    value = _Digits(decimal.Decimal(text))
+    value.digits = text
+    return value
+
+
+def _crossing(value: Any) -> Any:
+    """A call-based test's values as JSON can write them: an integer longer than `str()`
+    converts as {BIG: its hex digits}, which no limit applies to (CALL_CHECK reads it back)."""
+    if isinstance(value, list | tuple):
+        return [_crossing(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _crossing(v) for k, v in value.items()}
+    if isinstance(value, _Digits):
+        return {BIG: hex(value)}
+    return value
+
+
 def _json_field(row: dict[str, Any], key: str, where: str, line: int | None) -> Any:
     value = row.get(key)
     if isinstance(value, str):
         if not value.strip():
             return None
         try:
-            return json.loads(value)
+            return json.loads(value, parse_int=_int)
         except ValueError as exc:
             raise InputError(where, f"{key} is not JSON: {exc}", line=line, column=key) from None
     return value
@@ -122,7 +173,9 @@ def task(
             time_limit_ms=APPS_TIME_LIMIT_MS,
             statement=question,
             code_prompt=HEADER,
-            test_code=CALL_CHECK.format(tests=json.dumps(list(zip(inputs, outputs, strict=True)))),
+            test_code=CALL_CHECK.format(
+                tests=json.dumps(_crossing(list(zip(inputs, outputs, strict=True)))), big=BIG
+            ),
             entry_point=entry,
         )
     else:
@@ -167,7 +220,8 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, str, int | None, dic
     if split not in SPLITS:
         raise CodelogError(f"apps splits: {', '.join(SPLITS)}; not {split!r} (--split)")
     if source.path is None:
-        for where, i, row in hub_rows("apps", HUB_ID, split):
+        hub = hub_rows("apps", HUB_ID, split, revision=HUB_REVISION, data_dir=HUB_DATA_DIR)
+        for where, i, row in hub:
             yield str(row["problem_id"]), where, i, row
         return
     path = source.path

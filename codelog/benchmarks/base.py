@@ -3,8 +3,9 @@ tests, difficulty and prompt, and the references contamination/ indexes.
 
 A benchmark module defines one `Benchmark` (registered in codelog.benchmarks). Its source is
 `NAME:PATH`, a local copy in the benchmark's own published form, or a bare `NAME`: its rows on
-the Hugging Face Hub through `datasets` (cached by `datasets`; offline it fails at once with
-one line naming the `NAME:PATH` form).
+the Hugging Face Hub as the repository is published today (codelog.benchmarks.hub; offline it
+fails at once with one line naming the `NAME:PATH` form). `NAME@VERSION` picks a release of a
+benchmark that has them (LiveCodeBench's).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codelog.errors import CodelogError, InputError
+from codelog.errors import InputError
 from codelog.execution.testcases import Problem
 
 
@@ -60,10 +61,12 @@ class Source:
 
     name: str
     path: Path | None
+    version: str | None = None  # NAME@VERSION: a release on the Hub (LiveCodeBench's)
 
     @property
     def spec(self) -> str:
-        return self.name if self.path is None else f"{self.name}:{self.path}"
+        name = self.name if self.version is None else f"{self.name}@{self.version}"
+        return name if self.path is None else f"{name}:{self.path}"
 
 
 @dataclass(frozen=True)
@@ -78,32 +81,7 @@ class Benchmark:
     tasks: Callable[[Source, str, Mapping[str, Any]], Iterator[Task | Skip]]
     references: Callable[[Source, str], Iterator[Reference]]
     hub_id: str | None = None  # the Hub dataset a bare NAME loads
-
-
-def hub_rows(
-    name: str, hub_id: str, split: str, config: str | None = None, **options: Any
-) -> Iterator[tuple[str, int, dict[str, Any]]]:
-    """(where, index, row) of a Hub dataset's split through `datasets` (cached there), as
-    `local_rows` gives a local copy's. Offline or unreachable: one line naming the local
-    form."""
-    try:
-        import datasets
-    except ImportError:
-        raise CodelogError(
-            f"--benchmark {name} loads {hub_id} from the Hugging Face Hub, which needs the "
-            f"datasets package; or give a local copy: --benchmark {name}:PATH"
-        ) from None
-    try:
-        data = datasets.load_dataset(hub_id, config, split=split, **options)
-    except Exception as exc:  # datasets raises many kinds (ConnectionError, OfflineModeIsEnabled)
-        reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else type(exc).__name__
-        raise CodelogError(
-            f"--benchmark {name}: cannot load {hub_id} ({split}) from the Hugging Face Hub "
-            f"({reason}); give a local copy in its published form: --benchmark {name}:PATH"
-        ) from None
-    where = f"{hub_id} ({config + ', ' if config else ''}{split})"
-    for i, row in enumerate(data):
-        yield where, i, dict(row)
+    versions: str | None = None  # what NAME@VERSION may name (None: no versions), one line
 
 
 def json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -27,9 +27,9 @@ from codelog.benchmarks.base import (
     Skip,
     Source,
     Task,
-    hub_rows,
     local_rows,
 )
+from codelog.benchmarks.hub import hub_rows
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import DEFAULT_MEMORY_LIMIT_KB, Problem, TestCase
 

@@ -3,7 +3,10 @@ and Codeforces contests, each with its contest date, so a model is scored only o
 published after its training data (`--after DATE` / `--before DATE`).
 
 Sources: `livecodebench:FILE` (the release's `test.jsonl` ... `test6.jsonl`) or a directory of
-them; a bare `livecodebench` loads `livecodebench/code_generation_lite`. Rows: `question_title,
+them; a bare `livecodebench` downloads every file of `livecodebench/code_generation_lite`
+(release_latest, its loading script's default), `livecodebench@VERSION` the files of one
+release as that script chose them: `release_vN` files 1..N, `vN` file N alone, `vX_vY` files X..Y
+(file 1 is `test.jsonl`, file N `testN.jsonl`). Rows: `question_title,
 question_content, platform, question_id, contest_id, contest_date, starter_code, difficulty,
 public_test_cases, private_test_cases, metadata`. `private_test_cases` is base64, then zlib,
 then a pickle, then JSON (or plain JSON in older rows); the pickle is read by an unpickler that
@@ -19,6 +22,7 @@ per test. Results group by difficulty (easy, medium, hard).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -29,13 +33,15 @@ from codelog.benchmarks.base import (
     Skip,
     Source,
     Task,
-    hub_rows,
     local_rows,
 )
+from codelog.benchmarks.hub import hub_file
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import Problem, TestCase
 
 HUB_ID = "livecodebench/code_generation_lite"
+FILES = 6  # test.jsonl ... test6.jsonl on the repository's main branch today
+VERSIONS = "release_vN, release_latest, vN or vX_vY (N, X <= Y in 1..6)"
 LCB_TIME_LIMIT_MS = 6000  # its harness's per-test timeout
 # The modules LiveCodeBench imports before a program (lcb_runner's import_string), as names a
 # program may use without importing them.
@@ -152,11 +158,34 @@ def task(row: Mapping[str, Any], where: str, line: int | None) -> Task | Skip:
     )
 
 
+def release_files(version: str | None) -> list[str]:
+    """The files of a release (`release_v6`, `v5`, `v4_v6`; None: release_latest), in the
+    order its loading script read them."""
+    version = version or "release_latest"
+    match = re.fullmatch(r"release_v(\d+)|v(\d+)(?:_v(\d+))?", version)
+    if version == "release_latest":
+        first, last = 1, FILES
+    elif match is None:
+        raise CodelogError(f"--benchmark livecodebench@{version}: the versions are {VERSIONS}")
+    elif match[1]:
+        first, last = 1, int(match[1])
+    else:
+        first, last = int(match[2]), int(match[3] or match[2])
+    if not 1 <= first <= last <= FILES:
+        raise CodelogError(
+            f"--benchmark livecodebench@{version}: {HUB_ID} holds releases 1 to {FILES} "
+            f"({VERSIONS})"
+        )
+    return ["test.jsonl" if n == 1 else f"test{n}.jsonl" for n in range(first, last + 1)]
+
+
 def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, Mapping[str, Any]]]:
     if split != "test":
         raise CodelogError(f"livecodebench has one split, test; not {split!r} (--split)")
     if source.path is None:
-        yield from hub_rows("livecodebench", HUB_ID, split)
+        # each file is fetched before any is read: offline, the first fails at once
+        for path in [hub_file("livecodebench", HUB_ID, f) for f in release_files(source.version)]:
+            yield from local_rows(path, (".jsonl",), "LiveCodeBench")
         return
     yield from local_rows(source.path, (".jsonl",), "LiveCodeBench")
 
@@ -201,4 +230,5 @@ BENCHMARK = Benchmark(
     tasks=tasks,
     references=references,
     hub_id=HUB_ID,
+    versions=VERSIONS,
 )

@@ -19,7 +19,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from codelog.benchmarks.base import Benchmark, Reference, Source, Task, hub_rows, json_rows
+from codelog.benchmarks.base import Benchmark, Reference, Source, Task, json_rows
+from codelog.benchmarks.hub import hub_rows
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import Problem, TestCase
 

@@ -59,23 +59,3 @@ def test_apps_comparison_is_apps_own_chain_of_rules() -> None:
     assert not apps_match("1.01\n", "1.0")
     assert not apps_match("1 2\n", "1 2\n3")
     assert not apps_match("YES\n", "NO")
-
-
-def test_the_hub_path_reads_the_rows_datasets_returns(monkeypatch) -> None:
-    # no download: datasets.load_dataset stands in with the Hub-schema rows of the fixture
-    import datasets
-
-    rows = [json.loads(line) for line in (APPS / "apps-hub-rows.jsonl").read_text().splitlines()]
-    asked = []
-
-    def load_dataset(hub_id, config=None, *, split):
-        asked.append((hub_id, config, split))
-        return rows
-
-    monkeypatch.setattr(datasets, "load_dataset", load_dataset)
-    from_hub = benchmarks.load("apps", "train")
-    from_file = benchmarks.load(f"apps:{APPS / 'apps-hub-rows.jsonl'}", "train")
-    assert asked == [("codeparrot/apps", None, "train")]
-    assert set(from_hub.tasks) == set(from_file.tasks) == {"1", "2404"}
-    for tid, task in from_hub.tasks.items():
-        assert task.problem.tests == from_file.tasks[tid].problem.tests

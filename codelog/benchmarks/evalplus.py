@@ -1,0 +1,65 @@
+"""What HumanEval+ and MBPP+ (EvalPlus, Liu et al. 2023) share: their checks as the Hub's
+Parquet publishes them (`test`), run by codelog's checker.
+
+EvalPlus's `test` starts `import numpy as np` for one comparison: `assertion(out, exp, atol)`
+is `out == exp`, or, for floats, `np.testing.assert_allclose(out, exp, atol=atol)`. The checker
+box has no site-packages (python -S -I: codelog.execution.harness), so that import would fail
+every sample; the line is replaced by a stand-in for the parts EvalPlus uses (`np.testing
+.assert_allclose` on numbers and equal-shaped sequences of them, as numpy compares them:
+|out - exp| <= atol + rtol * |exp|, NaN equal to NaN; `np.ndarray`, `np.float64`,
+`np.float32` as types no value that crossed from the candidate is). A `test` that uses any
+other part of numpy is not judged (a Skip, with the names).
+"""
+
+from __future__ import annotations
+
+import re
+
+NUMPY_IMPORT = re.compile(r"^import numpy as np$", re.MULTILINE)
+NUMPY_NAMES = frozenset({"testing", "ndarray", "float64", "float32"})
+# numpy.testing.assert_allclose's rules for the values that cross from the candidate: builtin
+# numbers, and lists / tuples of them (codelog.execution.harness's encoding)
+STAND_IN = """
+class np:  # numpy's parts EvalPlus's checks use (codelog.benchmarks.evalplus)
+    class ndarray:
+        pass
+
+    class float64:
+        pass
+
+    class float32:
+        pass
+
+    class testing:
+        @staticmethod
+        def assert_allclose(actual, desired, rtol=1e-07, atol=0):
+            def close(a, b):
+                if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+                    same = isinstance(a, (list, tuple)) and isinstance(b, (list, tuple))
+                    if not same or len(a) != len(b):
+                        raise AssertionError("shapes differ: %r, %r" % (a, b))
+                    for x, y in zip(a, b):
+                        close(x, y)
+                    return
+                try:
+                    if a == b or (a != a and b != b):  # equal (inf too), or both NaN
+                        return
+                    ok = abs(a - b) <= atol + rtol * abs(b)
+                except TypeError:
+                    ok = False
+                if not ok:
+                    raise AssertionError("not close: %r, %r" % (a, b))
+
+            close(actual, desired)
+"""
+
+
+def checks(test: str) -> tuple[str, tuple[str, ...]]:
+    """EvalPlus's `test` as the checker runs it, and the parts of numpy it uses beyond the
+    stand-in (empty: it can be judged)."""
+    used = set(re.findall(r"\bnp\.(\w+)", test))
+    used |= {f"testing.{n}" for n in re.findall(r"\bnp\.testing\.(\w+)", test)}
+    beyond = sorted(used - NUMPY_NAMES - {"testing.assert_allclose"})
+    if re.search(r"^\s*(import numpy|from numpy)", NUMPY_IMPORT.sub("", test), re.MULTILINE):
+        beyond.append("an import of numpy")
+    return NUMPY_IMPORT.sub(lambda _: STAND_IN, test, count=1), tuple(beyond)

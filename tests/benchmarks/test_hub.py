@@ -1,0 +1,229 @@
+"""Bare benchmark names load the Hub repositories as they are published today: `datasets`
+and `huggingface_hub` answer from tests/fixtures/hub/ (copies laid out as the repositories are:
+file names, revisions, configs; scripts/make_hub_fixtures.py), and offline each name fails at
+once with the `NAME:PATH` line."""
+
+from __future__ import annotations
+
+import ast
+import decimal
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+import codelog
+import codelog.benchmarks as benchmarks
+from codelog.errors import CodelogError
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+HUB = FIXTURES / "hub"
+APPS_ROWS = FIXTURES / "benchmarks" / "apps" / "apps-hub-rows.jsonl"
+LCB_ROWS = FIXTURES / "benchmarks" / "livecodebench" / "test-3.jsonl"
+
+
+def _repo(repo: str, revision: str | None) -> Path:
+    return HUB / repo.replace("/", "--") / quote(revision or "main", safe="")
+
+
+@pytest.fixture
+def hub(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[tuple]:
+    """The Hub, answered from tests/fixtures/hub/: what was asked of it, in order."""
+    import datasets
+    import huggingface_hub
+
+    asked: list[tuple] = []
+    load = datasets.load_dataset
+
+    def hf_hub_download(repo_id, filename, *, repo_type=None, revision=None, **_):
+        asked.append(("file", repo_id, revision, filename))
+        path = _repo(repo_id, revision) / filename
+        if repo_type != "dataset" or not path.is_file():
+            raise FileNotFoundError(f"{repo_type} {repo_id}@{revision} has no {filename}")
+        return str(path)
+
+    def load_dataset(path, name=None, *, split, revision=None, data_dir=None, **_):
+        asked.append(("parquet", path, name, revision, data_dir, split))
+        # the real reader over the copy: its configs (README.md), folders and file names
+        return load(
+            str(_repo(path, revision)),
+            name,
+            split=split,
+            data_dir=data_dir,
+            cache_dir=str(tmp_path / "datasets"),
+        )
+
+    monkeypatch.setattr(huggingface_hub, "hf_hub_download", hf_hub_download)
+    monkeypatch.setattr(datasets, "load_dataset", load_dataset)
+    return asked
+
+
+def write_samples(path: Path, rows: list[tuple[object, str]]) -> Path:
+    path.write_text("".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t, c in rows))
+    return path
+
+
+def test_apps_loads_the_parquet_conversion_folder_all(hub: list[tuple]) -> None:
+    from_hub = benchmarks.load("apps", "train")
+    assert hub == [("parquet", "codeparrot/apps", None, "refs/convert/parquet", "all", "train")]
+    from_file = benchmarks.load(f"apps:{APPS_ROWS}", "train")
+    assert set(from_hub.tasks) == set(from_file.tasks) == {"1", "2404"}
+    for tid, task in from_hub.tasks.items():
+        assert task.problem == from_file.tasks[tid].problem
+
+
+@pytest.mark.parametrize(
+    ("spec", "files", "problems"),
+    [
+        ("livecodebench@release_v6", ["", "2", "3", "4", "5", "6"], {"abc301_a", "2727", "1873_A"}),
+        ("livecodebench@v5", ["5"], {"2727"}),
+        ("livecodebench@v4_v6", ["4", "5", "6"], {"2727", "1873_A"}),
+        ("livecodebench@release_v1", [""], {"abc301_a"}),
+        ("livecodebench", ["", "2", "3", "4", "5", "6"], {"abc301_a", "2727", "1873_A"}),
+    ],
+)
+def test_livecodebench_downloads_the_files_of_the_release(
+    hub: list[tuple], spec: str, files: list[str], problems: set[str]
+) -> None:
+    suite = benchmarks.load(spec)
+    repo = "livecodebench/code_generation_lite"
+    assert hub == [("file", repo, None, f"test{n}.jsonl") for n in files]
+    assert set(suite.tasks) == problems
+    local = benchmarks.load(f"livecodebench:{LCB_ROWS}")
+    for tid, task in suite.tasks.items():  # the private tests decoded as from a local file
+        assert task.problem == local.tasks[tid].problem
+
+
+def test_a_release_that_is_not_there_names_the_versions() -> None:
+    with pytest.raises(CodelogError, match="holds releases 1 to 6"):
+        benchmarks.load("livecodebench@v7")
+    with pytest.raises(CodelogError, match="apps has no versions"):
+        benchmarks.load("apps@release_v1")
+    with pytest.raises(CodelogError, match="@VERSION picks a release on the Hub"):
+        benchmarks.load(f"livecodebench@v5:{LCB_ROWS}")
+
+
+def test_humaneval_plus_judges_evalplus_checks(hub: list[tuple], tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(next((_repo("evalplus/humanevalplus", None) / "data").iterdir()))
+    canonical = [(r["task_id"], r["canonical_solution"]) for r in rows.to_pylist()]
+    good = codelog.evaluate(
+        "humaneval+",
+        samples_file=write_samples(tmp_path / "g.jsonl", canonical),
+        out=tmp_path / "g",
+    )
+    assert hub[0] == ("parquet", "evalplus/humanevalplus", None, None, None, "test")
+    # HumanEval/2's 1.33 -> 0.33000000000000007 passes only by EvalPlus's float tolerance
+    assert good.overall == {"pass@1": 1.0} and good.samples == 3
+    wrong = [
+        ("HumanEval/2", "    return number % 1.0 + 1e-3\n"),  # outside the tolerance
+        ("HumanEval/53", "    return x + y if x < 5 else x\n"),
+    ]
+    bad = codelog.evaluate(
+        "humaneval+",
+        samples_file=write_samples(tmp_path / "b.jsonl", wrong),
+        out=tmp_path / "b",
+        quiet=True,
+    )
+    assert bad.overall == {"pass@1": 0.0}
+
+
+def test_mbpp_plus_judges_evalplus_script(hub: list[tuple], tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    rows = pq.read_table(next((_repo("evalplus/mbppplus", None) / "data").iterdir())).to_pylist()
+    good = codelog.evaluate(
+        "mbpp+",
+        samples_file=write_samples(tmp_path / "g.jsonl", [(r["task_id"], r["code"]) for r in rows]),
+        out=tmp_path / "g",
+    )
+    assert hub[0] == ("parquet", "evalplus/mbppplus", None, None, None, "test")
+    assert good.overall == {"pass@1": 1.0} and good.samples == 3
+    suite = benchmarks.load("mbpp+")
+    assert "assert similar_elements((3, 4, 5, 6),(5, 7, 4, 10)) == (4, 5)" in (
+        suite.tasks["2"].prompt
+    )
+    # EvalPlus compares exactly: a list where a tuple is expected fails
+    wrong = [(2, "def similar_elements(a, b):\n    return sorted(set(a) & set(b))\n")]
+    bad = codelog.evaluate(
+        "mbpp+",
+        samples_file=write_samples(tmp_path / "b.jsonl", wrong),
+        out=tmp_path / "b",
+        quiet=True,
+    )
+    assert bad.overall == {"pass@1": 0.0}
+
+
+def test_offline_each_hub_name_fails_at_once_naming_the_local_form(tmp_path: Path) -> None:
+    env = {
+        **os.environ,
+        "HF_HUB_OFFLINE": "1",
+        "HF_DATASETS_OFFLINE": "1",
+        "HF_HOME": str(tmp_path / "hf"),
+    }
+    code = (
+        "import codelog.benchmarks as b\n"
+        "from codelog.errors import CodelogError\n"
+        "for spec, split in [('apps', 'test'), ('livecodebench@release_v6', 'test'),"
+        " ('humaneval+', 'test'), ('mbpp+', 'test')]:\n"
+        "    try:\n"
+        "        list(b.tasks(spec, split))\n"
+        "    except CodelogError as exc:\n"
+        "        print(exc)\n"
+    )
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert time.monotonic() - start < 60
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 4, proc.stdout + proc.stderr
+    for line, (name, repo) in zip(
+        lines,
+        [
+            ("apps", "codeparrot/apps"),
+            ("livecodebench", "livecodebench/code_generation_lite/test.jsonl"),
+            ("humaneval+", "evalplus/humanevalplus"),
+            ("mbpp+", "evalplus/mbppplus"),
+        ],
+        strict=True,
+    ):
+        assert f"--benchmark {name}:PATH" in line and repo in line, line
+
+
+def test_apps_reads_integers_longer_than_str_converts(tmp_path: Path) -> None:
+    # APPS's tests hold integers of up to 9,131 digits; Python converts 4,300 by default
+    digits = "7" * 9131
+    rows = {json.loads(line)["problem_id"]: json.loads(line) for line in APPS_ROWS.open()}
+    call, stdio = rows[2404], rows[1]
+    io = json.loads(call["input_output"])
+    io["inputs"].append([[1], "BIG"])
+    io["outputs"].append("BIG")
+    call["input_output"] = json.dumps(io).replace('"BIG"', digits)
+    io = json.loads(stdio["input_output"])
+    io["outputs"][0] = "BIG"
+    stdio["input_output"] = json.dumps(io).replace('"BIG"', f"-{digits}")
+    path = tmp_path / "apps.jsonl"
+    path.write_text(json.dumps(call) + "\n" + json.dumps(stdio) + "\n")
+    limit = sys.get_int_max_str_digits()
+    suite = benchmarks.load(f"apps:{path}", "train")
+    assert sys.get_int_max_str_digits() == limit  # left as it was
+    assert suite.tasks["1"].problem.tests[0].output == f"-{digits}"
+    # the checker's tests carry it in hex, which no limit applies to, and read it back exactly
+
+    tree = ast.parse(suite.tasks["2404"].problem.test_code)
+    call_node = next(
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "loads"
+    )
+    hook = {"object_hook": lambda d: int(d["__codelog_int__"], 16) if len(d) == 1 else d}
+    tests = json.loads(ast.literal_eval(call_node.args[0]), **hook)
+    big = int(decimal.Decimal(digits))
+    assert tests[-1] == [[[1], big], big]
