@@ -194,6 +194,94 @@ def mbpp_plus() -> None:
     parquet(root / "data" / "test-00000-of-00001-d5781c9c51e02795.parquet", rows, schema)
 
 
+def mbpp() -> None:
+    rows = [json.loads(x) for x in (SOURCES / "mbpp" / "mbpp-sample.jsonl").open()]
+    full = pa.schema(
+        [
+            ("task_id", pa.int32()),
+            ("text", pa.string()),
+            ("code", pa.string()),
+            ("test_list", pa.list_(pa.string())),
+            ("test_setup_code", pa.string()),
+            ("challenge_test_list", pa.list_(pa.string())),
+        ]
+    )
+    sanitized = pa.schema(
+        [
+            ("source_file", pa.string()),
+            ("task_id", pa.int32()),
+            ("prompt", pa.string()),
+            ("code", pa.string()),
+            ("test_imports", pa.list_(pa.string())),
+            ("test_list", pa.list_(pa.string())),
+        ]
+    )
+    # MBPP's test split (11-510) is left out on purpose (../shared/data/benchmarks/README.md),
+    # and `datasets` cannot read an empty Parquet file: the copy's configs name the splits it has
+    ranges = {"train": (601, 974), "validation": (511, 600), "prompt": (1, 10)}
+    chosen = {"full": list(ranges), "sanitized": ["prompt"]}
+    root = HUB / "google-research-datasets--mbpp" / "main"
+    configs = ""
+    for config, splits in chosen.items():
+        configs += f"- config_name: {config}\n  data_files:\n"
+        for split in splits:
+            configs += f"  - split: {split}\n    path: {config}/{split}-*\n"
+        configs += "  default: true\n" if config == "full" else ""
+    readme(root / "README.md", configs)
+    for split, (lo, hi) in ranges.items():
+        mine = [r for r in rows if lo <= r["task_id"] <= hi]
+        name = f"{split}-00000-of-00001.parquet"
+        parquet(root / "full" / name, [{k: r[k] for k in full.names} for r in mine], full)
+    # the sanitized config's columns over MBPP's rows 2 and 3 (MBPP's text as the prompt)
+    clean = [
+        {
+            "source_file": "Benchmark Questions Verification V2.ipynb",
+            "task_id": r["task_id"],
+            "prompt": r["text"],
+            "code": r["code"],
+            "test_imports": [],
+            "test_list": r["test_list"],
+        }
+        for r in rows
+        if r["task_id"] in (2, 3)
+    ]
+    parquet(root / "sanitized" / "prompt-00000-of-00001.parquet", clean, sanitized)
+
+
+def codecontests() -> None:
+    rows = [
+        json.loads(x) for x in (SOURCES / "codecontests" / "code_contests-hub-rows.jsonl").open()
+    ]
+    tests = pa.struct([("input", pa.list_(pa.string())), ("output", pa.list_(pa.string()))])
+    programs = pa.struct([("language", pa.list_(pa.int64())), ("solution", pa.list_(pa.string()))])
+    schema = pa.schema(
+        [
+            ("name", pa.string()),
+            ("description", pa.string()),
+            ("public_tests", tests),
+            ("private_tests", tests),
+            ("generated_tests", tests),
+            ("source", pa.int64()),
+            ("difficulty", pa.int64()),
+            ("solutions", programs),
+            ("incorrect_solutions", programs),
+            ("cf_contest_id", pa.int64()),
+            ("cf_index", pa.string()),
+            ("cf_points", pa.float32()),
+            ("cf_rating", pa.int32()),
+            ("cf_tags", pa.list_(pa.string())),
+            ("is_description_translated", pa.bool_()),
+            ("untranslated_description", pa.string()),
+            ("time_limit", pa.struct([("seconds", pa.int64()), ("nanos", pa.int64())])),
+            ("memory_limit_bytes", pa.int64()),
+            ("input_file", pa.string()),
+            ("output_file", pa.string()),
+        ]
+    )
+    root = HUB / "deepmind--code_contests" / "main"
+    parquet(root / "data" / "test-00000-of-00001.parquet", rows, schema)
+
+
 def main() -> None:
     for d in HUB.iterdir() if HUB.is_dir() else ():
         if d.is_dir():
@@ -202,6 +290,8 @@ def main() -> None:
     livecodebench()
     humaneval_plus()
     mbpp_plus()
+    mbpp()
+    codecontests()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 HUB = FIXTURES / "hub"
 APPS_ROWS = FIXTURES / "benchmarks" / "apps" / "apps-hub-rows.jsonl"
 LCB_ROWS = FIXTURES / "benchmarks" / "livecodebench" / "test-3.jsonl"
+MBPP_ROWS = FIXTURES / "benchmarks" / "mbpp" / "mbpp-sample.jsonl"
+CC_ROWS = FIXTURES / "benchmarks" / "codecontests" / "code_contests-hub-rows.jsonl"
 
 
 def _repo(repo: str, revision: str | None) -> Path:
@@ -158,6 +160,29 @@ def test_mbpp_plus_judges_evalplus_script(hub: list[tuple], tmp_path: Path) -> N
         quiet=True,
     )
     assert bad.overall == {"pass@1": 0.0}
+
+
+def test_mbpp_loads_the_full_and_sanitized_configs(hub: list[tuple]) -> None:
+    repo = "google-research-datasets/mbpp"
+    full = benchmarks.load("mbpp", "train")  # the copy has no test split: see its README
+    assert hub == [("parquet", repo, "full", None, None, "train")]
+    local = benchmarks.load(f"mbpp:{MBPP_ROWS}", "train")
+    assert full.tasks.keys() == local.tasks.keys() and len(full.tasks) == 5
+    assert all(t.problem == local.tasks[tid].problem for tid, t in full.tasks.items())
+    del hub[:]
+    sanitized = benchmarks.load("mbpp:sanitized", "prompt")
+    assert hub == [("parquet", repo, "sanitized", None, None, "prompt")]
+    assert set(sanitized.tasks) == {"2", "3"}
+
+
+def test_codecontests_loads_its_parquet_shards(hub: list[tuple]) -> None:
+    suite = benchmarks.load("codecontests")
+    assert hub == [("parquet", "deepmind/code_contests", None, None, None, "test")]
+    local = benchmarks.load(f"codecontests:{CC_ROWS}")
+    assert suite.tasks.keys() == local.tasks.keys() and len(suite.tasks) == 3
+    for tid, task in suite.tasks.items():
+        assert task.problem == local.tasks[tid].problem
+        assert task.difficulty == local.tasks[tid].difficulty
 
 
 def test_offline_each_hub_name_fails_at_once_naming_the_local_form(tmp_path: Path) -> None:
