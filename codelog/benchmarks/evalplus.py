@@ -14,6 +14,12 @@ other part of numpy is not judged (a Skip, with the names).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from typing import Any
+
+from codelog.benchmarks.base import Source, local_rows
+from codelog.benchmarks.hub import hub_rows
+from codelog.errors import CodelogError
 
 NUMPY_IMPORT = re.compile(r"^import numpy as np$", re.MULTILINE)
 NUMPY_NAMES = frozenset({"testing", "ndarray", "float64", "float32"})
@@ -63,3 +69,16 @@ def checks(test: str) -> tuple[str, tuple[str, ...]]:
     if re.search(r"^\s*(import numpy|from numpy)", NUMPY_IMPORT.sub("", test), re.MULTILINE):
         beyond.append("an import of numpy")
     return NUMPY_IMPORT.sub(lambda _: STAND_IN, test, count=1), tuple(beyond)
+
+
+def rows(
+    name: str, repo: str, source: Source, split: str
+) -> Iterator[tuple[str, int | None, dict[str, Any]]]:
+    """(where, line, row) of HumanEval+ or MBPP+: the Hub's Parquet (one split, test), or a
+    copy in its schema (.jsonl or .parquet, a file or a directory)."""
+    if split != "test":
+        raise CodelogError(f"{name} has one split, test; not {split!r} (--split)")
+    if source.path is None:
+        yield from hub_rows(name, repo, split)
+        return
+    yield from local_rows(source.path, (".jsonl", ".parquet"), name, prefer=split)

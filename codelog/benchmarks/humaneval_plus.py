@@ -16,10 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task, local_rows
-from codelog.benchmarks.evalplus import checks
-from codelog.benchmarks.hub import hub_rows
-from codelog.errors import CodelogError
+from codelog.benchmarks import evalplus
+from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task
 from codelog.execution.testcases import problem_from_record
 
 HUB_ID = "evalplus/humanevalplus"
@@ -29,18 +27,13 @@ HUMANEVAL_PLUS_TIME_LIMIT_MS = 10_000
 
 
 def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, dict[str, Any]]]:
-    if split != "test":
-        raise CodelogError(f"humaneval+ has one split, test; not {split!r} (--split)")
-    if source.path is None:
-        yield from hub_rows("humaneval+", HUB_ID, split)
-        return
-    yield from local_rows(source.path, (".jsonl", ".parquet"), "HumanEval+", prefer=split)
+    return evalplus.rows("humaneval+", HUB_ID, source, split)
 
 
 def tasks(source: Source, split: str, options: Mapping[str, Any]) -> Iterator[Task | Skip]:
     for where, line, row in rows(source, split):
         test = row.get("test")
-        code, beyond = checks(test) if isinstance(test, str) else (test, ())
+        code, beyond = evalplus.checks(test) if isinstance(test, str) else (test, ())
         record = {**row, "test": code, "time_limit_ms": HUMANEVAL_PLUS_TIME_LIMIT_MS}
         problem = problem_from_record(record, where, line or 0)
         if beyond:

@@ -17,23 +17,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task, local_rows
-from codelog.benchmarks.evalplus import checks
-from codelog.benchmarks.hub import hub_rows
+from codelog.benchmarks import evalplus
+from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task
 from codelog.benchmarks.mbpp import MBPP_TIME_LIMIT_MS
-from codelog.errors import CodelogError, InputError
+from codelog.errors import InputError
 from codelog.execution.testcases import Problem, TestCase, check_problem
 
 HUB_ID = "evalplus/mbppplus"
 
 
 def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, dict[str, Any]]]:
-    if split != "test":
-        raise CodelogError(f"mbpp+ has one split, test; not {split!r} (--split)")
-    if source.path is None:
-        yield from hub_rows("mbpp+", HUB_ID, split)
-        return
-    yield from local_rows(source.path, (".jsonl", ".parquet"), "MBPP+", prefer=split)
+    return evalplus.rows("mbpp+", HUB_ID, source, split)
 
 
 def _strings(row: Mapping[str, Any], key: str, where: str, line: int | None) -> list[str]:
@@ -54,7 +48,7 @@ def task(row: Mapping[str, Any], where: str, line: int | None) -> Task | Skip:
     test = row.get("test")
     if not isinstance(test, str) or not test.strip():
         raise InputError(where, "needs EvalPlus's test script (test)", line=line, column="test")
-    code, beyond = checks(test)
+    code, beyond = evalplus.checks(test)
     if beyond:
         return Skip(str(task_id), f"its checks use numpy's {', '.join(beyond)}")
     imports = _strings(row, "test_imports", where, line)

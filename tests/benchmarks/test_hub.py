@@ -27,6 +27,7 @@ APPS_ROWS = FIXTURES / "benchmarks" / "apps" / "apps-hub-rows.jsonl"
 LCB_ROWS = FIXTURES / "benchmarks" / "livecodebench" / "test-3.jsonl"
 MBPP_ROWS = FIXTURES / "benchmarks" / "mbpp" / "mbpp-sample.jsonl"
 CC_ROWS = FIXTURES / "benchmarks" / "codecontests" / "code_contests-hub-rows.jsonl"
+HEP, MBPP_PLUS = "evalplus/humanevalplus", "evalplus/mbppplus"
 
 
 def _repo(repo: str, revision: str | None) -> Path:
@@ -65,9 +66,17 @@ def hub(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[tuple]:
     return asked
 
 
-def write_samples(path: Path, rows: list[tuple[object, str]]) -> Path:
-    path.write_text("".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t, c in rows))
-    return path
+def evaluate(spec: str, rows: list[tuple[object, str]], out: Path) -> dict[str, float]:
+    """pass@k of `rows` (task_id, completion) on `spec`, judged as `codelog eval` judges."""
+    samples = out.with_suffix(".jsonl")
+    samples.write_text("".join(json.dumps({"task_id": t, "completion": c}) + "\n" for t, c in rows))
+    return codelog.evaluate(spec, samples_file=samples, out=out, quiet=True).overall
+
+
+def evalplus_rows(repo: str) -> list[dict]:
+    import pyarrow.parquet as pq
+
+    return pq.read_table(next((_repo(repo, None) / "data").iterdir())).to_pylist()
 
 
 def test_apps_loads_the_parquet_conversion_folder_all(hub: list[tuple]) -> None:
@@ -111,55 +120,26 @@ def test_a_release_that_is_not_there_names_the_versions() -> None:
 
 
 def test_humaneval_plus_judges_evalplus_checks(hub: list[tuple], tmp_path: Path) -> None:
-    import pyarrow.parquet as pq
-
-    rows = pq.read_table(next((_repo("evalplus/humanevalplus", None) / "data").iterdir()))
-    canonical = [(r["task_id"], r["canonical_solution"]) for r in rows.to_pylist()]
-    good = codelog.evaluate(
-        "humaneval+",
-        samples_file=write_samples(tmp_path / "g.jsonl", canonical),
-        out=tmp_path / "g",
-    )
-    assert hub[0] == ("parquet", "evalplus/humanevalplus", None, None, None, "test")
+    canonical = [(r["task_id"], r["canonical_solution"]) for r in evalplus_rows(HEP)]
     # HumanEval/2's 1.33 -> 0.33000000000000007 passes only by EvalPlus's float tolerance
-    assert good.overall == {"pass@1": 1.0} and good.samples == 3
+    assert evaluate("humaneval+", canonical, tmp_path / "good") == {"pass@1": 1.0}
+    assert hub[0] == ("parquet", HEP, None, None, None, "test")
     wrong = [
         ("HumanEval/2", "    return number % 1.0 + 1e-3\n"),  # outside the tolerance
         ("HumanEval/53", "    return x + y if x < 5 else x\n"),
     ]
-    bad = codelog.evaluate(
-        "humaneval+",
-        samples_file=write_samples(tmp_path / "b.jsonl", wrong),
-        out=tmp_path / "b",
-        quiet=True,
-    )
-    assert bad.overall == {"pass@1": 0.0}
+    assert evaluate("humaneval+", wrong, tmp_path / "bad") == {"pass@1": 0.0}
 
 
 def test_mbpp_plus_judges_evalplus_script(hub: list[tuple], tmp_path: Path) -> None:
-    import pyarrow.parquet as pq
-
-    rows = pq.read_table(next((_repo("evalplus/mbppplus", None) / "data").iterdir())).to_pylist()
-    good = codelog.evaluate(
-        "mbpp+",
-        samples_file=write_samples(tmp_path / "g.jsonl", [(r["task_id"], r["code"]) for r in rows]),
-        out=tmp_path / "g",
-    )
-    assert hub[0] == ("parquet", "evalplus/mbppplus", None, None, None, "test")
-    assert good.overall == {"pass@1": 1.0} and good.samples == 3
-    suite = benchmarks.load("mbpp+")
-    assert "assert similar_elements((3, 4, 5, 6),(5, 7, 4, 10)) == (4, 5)" in (
-        suite.tasks["2"].prompt
-    )
+    canonical = [(r["task_id"], r["code"]) for r in evalplus_rows(MBPP_PLUS)]
+    assert evaluate("mbpp+", canonical, tmp_path / "good") == {"pass@1": 1.0}
+    assert hub[0] == ("parquet", MBPP_PLUS, None, None, None, "test")
+    prompt = benchmarks.load("mbpp+").tasks["2"].prompt
+    assert "assert similar_elements((3, 4, 5, 6),(5, 7, 4, 10)) == (4, 5)" in prompt
     # EvalPlus compares exactly: a list where a tuple is expected fails
     wrong = [(2, "def similar_elements(a, b):\n    return sorted(set(a) & set(b))\n")]
-    bad = codelog.evaluate(
-        "mbpp+",
-        samples_file=write_samples(tmp_path / "b.jsonl", wrong),
-        out=tmp_path / "b",
-        quiet=True,
-    )
-    assert bad.overall == {"pass@1": 0.0}
+    assert evaluate("mbpp+", wrong, tmp_path / "bad") == {"pass@1": 0.0}
 
 
 def test_mbpp_loads_the_full_and_sanitized_configs(hub: list[tuple]) -> None:
@@ -186,6 +166,8 @@ def test_codecontests_loads_its_parquet_shards(hub: list[tuple]) -> None:
 
 
 def test_offline_each_hub_name_fails_at_once_naming_the_local_form(tmp_path: Path) -> None:
+    # ~4 s: one fresh interpreter (offline is read when huggingface_hub is imported) that
+    # imports datasets and tries the four names in turn
     env = {
         **os.environ,
         "HF_HUB_OFFLINE": "1",
