@@ -129,6 +129,10 @@ def test_humaneval_plus_judges_evalplus_checks(hub: list[tuple], tmp_path: Path)
         ("HumanEval/53", "    return x + y if x < 5 else x\n"),
     ]
     assert evaluate("humaneval+", wrong, tmp_path / "bad") == {"pass@1": 0.0}
+    local = benchmarks.load(f"humaneval+:{_repo(HEP, None) / 'data'}")  # a copy of the Parquet
+    assert local.problems == benchmarks.load("humaneval+").problems
+    add = next(r for r in benchmarks.references("humaneval+") if r.task_id == "HumanEval/53")
+    assert add.solutions == (add.statement + dict(canonical)["HumanEval/53"],)
 
 
 def test_mbpp_plus_judges_evalplus_script(hub: list[tuple], tmp_path: Path) -> None:
@@ -140,6 +144,8 @@ def test_mbpp_plus_judges_evalplus_script(hub: list[tuple], tmp_path: Path) -> N
     # EvalPlus compares exactly: a list where a tuple is expected fails
     wrong = [(2, "def similar_elements(a, b):\n    return sorted(set(a) & set(b))\n")]
     assert evaluate("mbpp+", wrong, tmp_path / "bad") == {"pass@1": 0.0}
+    refs = {r.task_id: r for r in benchmarks.references("mbpp+")}
+    assert refs["2"].solutions == (dict(canonical)[2],) and refs["2"].benchmark == "mbpp+"
 
 
 def test_mbpp_loads_the_full_and_sanitized_configs(hub: list[tuple]) -> None:
@@ -166,7 +172,7 @@ def test_codecontests_loads_its_parquet_shards(hub: list[tuple]) -> None:
 
 
 def test_offline_each_hub_name_fails_at_once_naming_the_local_form(tmp_path: Path) -> None:
-    # ~4 s: one fresh interpreter (offline is read when huggingface_hub is imported) that
+    # 4-8 s: one fresh interpreter (offline is read when huggingface_hub is imported) that
     # imports datasets and tries the four names in turn
     env = {
         **os.environ,
