@@ -26,9 +26,9 @@ fresh checker. State the checks keep inside objects (a list in a module, mutated
 not put back: every benchmark's checks are pure functions of the values they get.
 
 Values cross as data only (`ENCODING`: JSON with tags for tuple, set, frozenset, dict with any
-keys, bytes, complex and exact floats), decoded into builtin types only, never pickle: an
-object whose `__eq__` is always true cannot cross, nor can anything else of the candidate's
-making. Nothing the candidate prints, no exit status, `atexit` or `sys.excepthook` decides
+keys, bytes, complex, exact floats and integers longer than `str()` converts), decoded into
+builtin types only, never pickle: an object whose `__eq__` is always true cannot cross, nor can
+anything else of the candidate's making. Nothing the candidate prints, no exit status, `atexit` or `sys.excepthook` decides
 anything: only the checker's last line does. A result that is not such data (a generator, an
 instance of the candidate's class, a NumPy number) fails the check.
 """
@@ -73,8 +73,10 @@ def _builtin_type(x):
 
 def _enc(x):
     t = type(x)
-    if x is None or t is bool or t is int or t is str:
+    if x is None or t is bool or t is str:
         return x
+    if t is int:  # past str()'s 4,300 digits (APPS's tests hold some) in hex, which has no limit
+        return x if x.bit_length() < 14000 else {"int": hex(x)}
     if t is float:
         return {"float": repr(x)}
     if t is list:
@@ -122,6 +124,8 @@ def _dec(x):
         ((tag, v),) = x.items()
         if tag == "float" and type(v) is str:
             return float(v)
+        if tag == "int" and type(v) is str:
+            return int(v, 16)
         if tag == "tuple" and type(v) is list:
             return tuple(_dec(i) for i in v)
         if tag == "dict" and type(v) is list:

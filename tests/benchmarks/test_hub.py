@@ -5,8 +5,6 @@ once with the `NAME:PATH` line."""
 
 from __future__ import annotations
 
-import ast
-import decimal
 import json
 import os
 import subprocess
@@ -210,15 +208,17 @@ def test_offline_each_hub_name_fails_at_once_naming_the_local_form(tmp_path: Pat
         assert f"--benchmark {name}:PATH" in line and repo in line, line
 
 
-def test_apps_reads_integers_longer_than_str_converts(tmp_path: Path) -> None:
+def test_apps_reads_and_judges_integers_longer_than_str_converts(tmp_path: Path) -> None:
     # APPS's tests hold integers of up to 9,131 digits; Python converts 4,300 by default
     digits = "7" * 9131
     rows = {json.loads(line)["problem_id"]: json.loads(line) for line in APPS_ROWS.open()}
     call, stdio = rows[2404], rows[1]
-    io = json.loads(call["input_output"])
+    io = json.loads(call["input_output"])  # findKthPositive([1], k) is k + 1
     io["inputs"].append([[1], "BIG"])
-    io["outputs"].append("BIG")
+    io["outputs"].append("BIG+1")
+    big_test = f"test {len(io['inputs'])}"
     call["input_output"] = json.dumps(io).replace('"BIG"', digits)
+    call["input_output"] = call["input_output"].replace('"BIG+1"', digits[:-1] + "8")
     io = json.loads(stdio["input_output"])
     io["outputs"][0] = "BIG"
     stdio["input_output"] = json.dumps(io).replace('"BIG"', f"-{digits}")
@@ -228,15 +228,16 @@ def test_apps_reads_integers_longer_than_str_converts(tmp_path: Path) -> None:
     suite = benchmarks.load(f"apps:{path}", "train")
     assert sys.get_int_max_str_digits() == limit  # left as it was
     assert suite.tasks["1"].problem.tests[0].output == f"-{digits}"
-    # the checker's tests carry it in hex, which no limit applies to, and read it back exactly
+    # the checker reads it exactly and it crosses to the program and back (in hex)
+    from codelog.execution.judge import JudgeOptions, Program, judge_program
 
-    tree = ast.parse(suite.tasks["2404"].problem.test_code)
-    call_node = next(
-        n
-        for n in ast.walk(tree)
-        if isinstance(n, ast.Call) and getattr(n.func, "attr", "") == "loads"
+    solution = (
+        "class Solution:\n    def findKthPositive(self, arr, k):\n        for a in arr:\n"
+        "            if a <= k:\n                k += 1\n        return k\n"
     )
-    hook = {"object_hook": lambda d: int(d["__codelog_int__"], 16) if len(d) == 1 else d}
-    tests = json.loads(ast.literal_eval(call_node.args[0]), **hook)
-    big = int(decimal.Decimal(digits))
-    assert tests[-1] == [[[1], big], big]
+    problem = suite.tasks["2404"].problem
+    good = judge_program(Program("good", "2404", solution), problem, JudgeOptions(warm=False))
+    assert good.accepted, good.detail
+    off = solution.replace("return k", "return k if k < 10**9 else k - 1")
+    bad = judge_program(Program("bad", "2404", off), problem, JudgeOptions(warm=False))
+    assert bad.status == "Wrong Answer" and big_test in (bad.detail or ""), bad.detail
