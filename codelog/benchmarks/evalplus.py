@@ -8,12 +8,18 @@ every sample; the line is replaced by a stand-in for the parts EvalPlus uses (`n
 .assert_allclose` on numbers and equal-shaped sequences of them, as numpy compares them:
 |out - exp| <= atol + rtol * |exp|, NaN equal to NaN; `np.ndarray`, `np.float64`,
 `np.float32` as types no value that crossed from the candidate is). A `test` that uses any
-other part of numpy is not judged (a Skip, with the names).
+other part of numpy is not judged (a Skip, with the names). Integer literals longer than
+Python compiles by default are rewritten in hex (EvalPlus generated them with the limit
+raised; the process-wide limit is left alone).
 """
 
 from __future__ import annotations
 
+import decimal
+import io
 import re
+import sys
+import tokenize
 from collections.abc import Iterator
 from typing import Any
 
@@ -60,9 +66,30 @@ class np:  # numpy's parts EvalPlus's checks use (codelog.benchmarks.evalplus)
 """
 
 
+def _hex_literals(test: str) -> str:
+    """`test` with its integer literals longer than Python compiles by default (4,300 digits:
+    EvalPlus wrote its expected outputs with the limit raised) written in hex, which has no
+    limit: numbers only, never the digits inside a string."""
+    limit = sys.get_int_max_str_digits()
+    if not limit or not re.search(rf"\d{{{limit + 1},}}", test):
+        return test  # the common case: no such run of digits, no tokenizing
+    lines = test.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    out, done = [], 0
+    for tok in tokenize.generate_tokens(io.StringIO(test).readline):
+        if tok.type == tokenize.NUMBER and tok.string.isdigit() and len(tok.string) > limit:
+            begin = starts[tok.start[0] - 1] + tok.start[1]
+            out += [test[done:begin], hex(int(decimal.Decimal(tok.string)))]  # any length
+            done = begin + len(tok.string)
+    return "".join(out) + test[done:]
+
+
 def checks(test: str) -> tuple[str, tuple[str, ...]]:
     """EvalPlus's `test` as the checker runs it, and the parts of numpy it uses beyond the
     stand-in (empty: it can be judged)."""
+    test = _hex_literals(test)
     used = set(re.findall(r"\bnp\.(\w+)", test))
     used |= {f"testing.{n}" for n in re.findall(r"\bnp\.testing\.(\w+)", test)}
     beyond = sorted(used - NUMPY_NAMES - {"testing.assert_allclose"})

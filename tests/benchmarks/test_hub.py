@@ -241,3 +241,23 @@ def test_apps_reads_and_judges_integers_longer_than_str_converts(tmp_path: Path)
     off = solution.replace("return k", "return k if k < 10**9 else k - 1")
     bad = judge_program(Program("bad", "2404", off), problem, JudgeOptions(warm=False))
     assert bad.status == "Wrong Answer" and big_test in (bad.detail or ""), bad.detail
+
+
+def test_evalplus_integer_literals_longer_than_python_compiles(tmp_path: Path) -> None:
+    # EvalPlus wrote its expected outputs with the digit limit raised; HumanEval/53 (add) here
+    # with one such input and output, as a copy of the Hub's rows (.jsonl)
+    row = next(r for r in evalplus_rows(HEP) if r["task_id"] == "HumanEval/53")
+    big = "9" * 5000
+    test = row["test"].replace("inputs = [", f"inputs = [[{big}, 1], ", 1)
+    row["test"] = f"NOTE = '{big}'\n" + test.replace(
+        "results = [", f"results = [1{'0' * 5000}, ", 1
+    )
+    path = tmp_path / "test.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    limit = sys.get_int_max_str_digits()
+    (task,) = benchmarks.load(f"humaneval+:{path}").tasks.values()
+    assert sys.get_int_max_str_digits() == limit
+    assert f"NOTE = '{big}'" in task.problem.test_code  # a string's digits stay as they are
+    wrong = "    return x + y if x < 10**4000 else x\n"
+    rows = [("HumanEval/53", row["canonical_solution"]), ("HumanEval/53", wrong)]
+    assert evaluate(f"humaneval+:{path}", rows, tmp_path / "o") == {"pass@1": 0.5}
