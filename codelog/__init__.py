@@ -379,7 +379,8 @@ def judge(
         out: the CI export to write (.jsonl, .csv or .parquet); replaced only if codelog wrote
             it, or with `force`; never an input.
         tests: where the tests come from: a benchmark of codelog.benchmarks (humaneval,
-            mbpp[:PATH], apps[:PATH], codecontests[:PATH], livecodebench[:PATH]; every split
+            mbpp[:PATH], apps[:PATH], codecontests[:PATH], livecodebench[:PATH],
+            humaneval+[:PATH], mbpp+[:PATH]; every split
             of MBPP, the default split of the others), codenet, codenet:DIR or a problems
             .jsonl (default for a dataset: its own problems' sample I/O).
         options: the sandbox (`codelog.execution.judge.JudgeOptions`: isolation, python,
@@ -492,10 +493,10 @@ def evaluate(benchmark: str, **options: Any) -> EvalResult:
     the sandbox (`codelog eval`).
 
     Args:
-        benchmark: a registered benchmark, NAME (the Hub, or the bundled copy) or NAME:PATH
-            (a local copy in its published form): humaneval, mbpp, apps, codecontests,
-            livecodebench (docs/benchmarks.md); codenet, codenet:DIR (a CodeNet tree or a
-            built dataset); or a problems .jsonl.
+        benchmark: a registered benchmark, NAME (the Hub, or the bundled copy), NAME:PATH
+            (a local copy in its published form) or livecodebench@RELEASE: humaneval, mbpp,
+            apps, codecontests, livecodebench, humaneval+, mbpp+ (docs/benchmarks.md);
+            codenet, codenet:DIR (a CodeNet tree or a built dataset); or a problems .jsonl.
         options: `codelog.evaluation.pass_at_k.run_eval`'s keywords, by name: model or
             samples_file, n, ks ("1,10"), out, split, after / before (ISO dates), test_sets
             (CodeContests), challenge_tests (MBPP), per_test, compare (an earlier run's

@@ -30,7 +30,8 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
 @click.option(
     "--tests",
     help="Where the tests come from: a benchmark (humaneval, mbpp[:PATH], apps[:PATH], "
-    "codecontests[:PATH], livecodebench[:PATH]: docs/benchmarks.md), codenet (the bundled "
+    "codecontests[:PATH], livecodebench[:PATH], humaneval+[:PATH], mbpp+[:PATH]: "
+    "docs/benchmarks.md), codenet (the bundled "
     "sample), codenet:DIR (a CodeNet tree or a built dataset), or a problems .jsonl. Default "
     "for a dataset: its own problems' sample I/O.",
 )
@@ -130,9 +131,10 @@ def judge(
 @click.option(
     "--benchmark",
     required=True,
-    help="A benchmark: NAME (the Hub, or the bundled copy) or NAME:PATH (a local copy in its "
-    "published form): humaneval, mbpp, apps, codecontests, livecodebench (docs/benchmarks.md); "
-    "codenet, codenet:DIR (a CodeNet tree or a built dataset); or a problems .jsonl.",
+    help="A benchmark: NAME (the Hub, or the bundled copy), NAME:PATH (a local copy in its "
+    "published form) or livecodebench@RELEASE (release_v6, v5, v4_v6): humaneval, mbpp, apps, "
+    "codecontests, livecodebench, humaneval+, mbpp+ (docs/benchmarks.md); codenet, codenet:DIR "
+    "(a CodeNet tree or a built dataset); or a problems .jsonl.",
 )
 @click.option("--model", help="Model to sample from: a checkpoint directory or a hub name.")
 @click.option(
