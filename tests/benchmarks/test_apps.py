@@ -4,11 +4,13 @@ get the verdicts APPS gave them, warm and cold; directories and Hub rows read th
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import codelog.benchmarks as benchmarks
+from codelog.errors import InputError
 from codelog.execution.compare import apps_match
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 
@@ -79,3 +81,49 @@ def test_the_hub_path_reads_the_rows_datasets_returns(monkeypatch) -> None:
     assert set(from_hub.tasks) == set(from_file.tasks) == {"1", "2404"}
     for tid, task in from_hub.tasks.items():
         assert task.problem.tests == from_file.tasks[tid].problem.tests
+
+
+# An honest solution that spends 60 ms of CPU on each of 6 calls (360 ms in all): each call
+# is well within its test's 200 ms (APPS's 4 s scaled by 0.05), the 6 together are not.
+SPIN = (
+    "import time\n\n\ndef f(ms):\n    began = time.process_time()\n"
+    "    while time.process_time() - began < ms / 1000:\n        pass\n    return ms\n"
+)
+
+
+def _apps_rows(tmp_path: Path, inputs: list, outputs: list, fn_name: str) -> Path:
+    io = {"inputs": inputs, "outputs": outputs, "fn_name": fn_name}
+    row = {"problem_id": 7, "question": "Spin.", "input_output": json.dumps(io)}
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    return path
+
+
+@pytest.mark.parametrize("start", ["warm", "cold"])
+def test_each_call_has_its_tests_time_limit_as_each_stdin_test_does(
+    start: str, tmp_path: Path
+) -> None:
+    options = JudgeOptions(warm=start == "warm", time_scale=0.05)  # 200 ms a test
+    path = _apps_rows(tmp_path, [[60]] * 6, [60] * 6, "f")
+    problem = benchmarks.load(f"apps:{path}", "test").tasks["7"].problem
+    verdict = judge_program(Program("c", "7", SPIN), problem, options)
+    assert verdict.status == "Accepted", verdict.detail
+    assert verdict.cpu_ms > 300  # more than one test's limit in all, as 6 stdin runs may
+    # one call past its test's 200 ms is a time limit, however much of the run is left
+    slow = replace(problem, test_code=problem.test_code.replace("[[60], 60]", "[[300], 300]", 1))
+    verdict = judge_program(Program("c", "7", SPIN), slow, options)
+    assert verdict.status == "Time Limit Exceeded"
+    assert "call 1:" in verdict.detail  # its CPU over 200 ms, or its wall clock past 0.8 s
+
+
+def test_a_call_based_test_whose_arguments_are_not_a_list_is_refused_at_load(
+    tmp_path: Path,
+) -> None:
+    # APPS's harness calls fn_name(*args): a test of bare 5 would fail every sample, honest
+    # ones too; the problem is the file's fault, named with its row and field
+    path = _apps_rows(tmp_path, [[1], 5], [1, 5], "f")
+    with pytest.raises(InputError) as caught:
+        benchmarks.load(f"apps:{path}", "test")
+    assert caught.value.path == str(path) and caught.value.line == 1
+    assert caught.value.column == "input_output"
+    assert "test 2 has int 5" in str(caught.value)
