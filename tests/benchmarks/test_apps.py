@@ -13,6 +13,8 @@ import codelog.benchmarks as benchmarks
 from codelog.errors import InputError
 from codelog.execution.compare import apps_match
 from codelog.execution.judge import JudgeOptions, Program, judge_program
+from tests.benchmarks import one_row_file
+from tests.execution.written_programs import SPINS_FOR_MS
 
 APPS = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks" / "apps"
 
@@ -83,35 +85,27 @@ def test_the_hub_path_reads_the_rows_datasets_returns(monkeypatch) -> None:
         assert task.problem.tests == from_file.tasks[tid].problem.tests
 
 
-# An honest solution that spends 60 ms of CPU on each of 6 calls (360 ms in all): each call
-# is well within its test's 200 ms (APPS's 4 s scaled by 0.05), the 6 together are not.
-SPIN = (
-    "import time\n\n\ndef f(ms):\n    began = time.process_time()\n"
-    "    while time.process_time() - began < ms / 1000:\n        pass\n    return ms\n"
-)
-
-
 def _apps_rows(tmp_path: Path, inputs: list, outputs: list, fn_name: str) -> Path:
     io = {"inputs": inputs, "outputs": outputs, "fn_name": fn_name}
     row = {"problem_id": 7, "question": "Spin.", "input_output": json.dumps(io)}
-    path = tmp_path / "rows.jsonl"
-    path.write_text(json.dumps(row) + "\n")
-    return path
+    return one_row_file(tmp_path / "rows.jsonl", row)
 
 
 @pytest.mark.parametrize("start", ["warm", "cold"])
 def test_each_call_has_its_tests_time_limit_as_each_stdin_test_does(
     start: str, tmp_path: Path
 ) -> None:
-    options = JudgeOptions(warm=start == "warm", time_scale=0.05)  # 200 ms a test
+    # 6 calls of 60 ms of CPU (360 ms in all), an honest solution: each call well within its
+    # test's 200 ms (APPS's 4 s scaled by 0.05), the 6 together not within one test's
+    options = JudgeOptions(warm=start == "warm", time_scale=0.05)
     path = _apps_rows(tmp_path, [[60]] * 6, [60] * 6, "f")
     problem = benchmarks.load(f"apps:{path}", "test").tasks["7"].problem
-    verdict = judge_program(Program("c", "7", SPIN), problem, options)
+    verdict = judge_program(Program("c", "7", SPINS_FOR_MS), problem, options)
     assert verdict.status == "Accepted", verdict.detail
     assert verdict.cpu_ms > 300  # more than one test's limit in all, as 6 stdin runs may
     # one call past its test's 200 ms is a time limit, however much of the run is left
     slow = replace(problem, test_code=problem.test_code.replace("[[60], 60]", "[[300], 300]", 1))
-    verdict = judge_program(Program("c", "7", SPIN), slow, options)
+    verdict = judge_program(Program("c", "7", SPINS_FOR_MS), slow, options)
     assert verdict.status == "Time Limit Exceeded"
     assert "call 1:" in verdict.detail  # its CPU over 200 ms, or its wall clock past 0.8 s
 

@@ -16,6 +16,8 @@ from codelog.benchmarks import plain_pickle
 from codelog.benchmarks.codecontests import rating_band
 from codelog.errors import CodelogError, InputError
 from codelog.execution.judge import JudgeOptions, Program, judge_program
+from tests.benchmarks import one_row_file
+from tests.execution.written_programs import SPINS_FOR_MS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks"
 CC = FIXTURES / "codecontests" / "code_contests-hub-rows.jsonl"
@@ -169,9 +171,7 @@ def _lcb_functional(tmp_path: Path, cases: list[tuple[str, str]]) -> Path:
         "private_test_cases": "",
         "metadata": json.dumps({"func_name": "f"}),
     }
-    path = tmp_path / "test.jsonl"
-    path.write_text(json.dumps(row) + "\n")
-    return path
+    return one_row_file(tmp_path / "test.jsonl", row)
 
 
 @pytest.mark.parametrize("start", ["warm", "cold"])
@@ -180,20 +180,16 @@ def test_a_functional_problems_calls_each_have_a_tests_time_limit(
 ) -> None:
     # 6 calls of 60 ms of CPU: each well within a test's 200 ms (LiveCodeBench's 6 s scaled
     # by 1/30), the 6 together not within one test's
-    spin = (
-        "import time\n\n\ndef f(ms):\n    began = time.process_time()\n"
-        "    while time.process_time() - began < ms / 1000:\n        pass\n    return ms\n"
-    )
     options = JudgeOptions(warm=start == "warm", time_scale=1 / 30)
     path = _lcb_functional(tmp_path, [("60", "60")] * 6)
     problem = benchmarks.load(f"livecodebench:{path}").tasks["spin"].problem
-    verdict = judge_program(Program("s", "spin", spin), problem, options)
+    verdict = judge_program(Program("s", "spin", SPINS_FOR_MS), problem, options)
     assert verdict.status == "Accepted", verdict.detail
     assert verdict.cpu_ms > 300
     # one call past its test's 200 ms is a time limit, however much of the run is left
     path = _lcb_functional(tmp_path, [("60", "60"), ("300", "300")])
     problem = benchmarks.load(f"livecodebench:{path}").tasks["spin"].problem
-    verdict = judge_program(Program("s", "spin", spin), problem, options)
+    verdict = judge_program(Program("s", "spin", SPINS_FOR_MS), problem, options)
     assert verdict.status == "Time Limit Exceeded" and "call 2:" in verdict.detail
 
 

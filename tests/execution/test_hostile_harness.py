@@ -16,7 +16,7 @@ import pytest
 from codelog.execution.harness import ENCODING, called_names
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase, jsonl_problems
-from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT
+from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT, SPINS_FOR_MS
 
 SQUARE = Problem(
     "square",
@@ -170,19 +170,15 @@ SPINS = Problem(
     "spins",
     tuple(TestCase(f"call {i + 1}") for i in range(4)),
     time_limit_ms=200,
-    code_prompt="import time\n\ndef spin(ms):\n",
+    code_prompt="",
     test_code=(
         "import json\n\ndef check(candidate):\n"
         "    for ms in json.loads(ASKED):\n        assert candidate(ms) == ms\n"
     ),
-    entry_point="spin",
+    entry_point="f",
 )
-SPIN = (
-    "    began = time.process_time()\n"
-    "    while time.process_time() - began < ms / 1000:\n        pass\n    return ms\n"
-)
-# ... and one that stops the harness's clock first: its calls look free of CPU
-FORGES_ITS_CLOCK = SPIN + "import __main__\n__main__._cpu = lambda: 0.0\n"
+# ... having stopped the harness's clock first: its calls look free of CPU
+FORGES_ITS_CLOCK = SPINS_FOR_MS + "import __main__\n__main__._cpu = lambda: 0.0\n"
 
 
 def test_each_call_has_a_tests_time_even_when_the_program_forges_its_clock() -> None:
