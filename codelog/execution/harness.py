@@ -15,6 +15,13 @@ Two sandboxed processes, each in a box (run directory, uid, namespaces) of its o
   its verdict. The verdict goes to codelog on the checker's own stdout, which the candidate
   cannot reach.
 
+A problem's tests are its calls where each test is one call (APPS's call-based, LiveCodeBench's
+functional problems: `Problem.tests` holds one a call): the candidate's load and each call have
+one test's limits, CPU time (as the candidate measures it around the call) and wall clock (the
+checker's), and the whole run the test's limits times the number of tests, capped
+(`run_limits`), which the kernel's CPU rlimit and the run's own accounting hold. HumanEval's and
+MBPP's checks are one test, whose limits all their calls share.
+
 A warm checker is kept for the next program, of any problem (the problem is sent with the
 program when it changes; programs are judged grouped by problem: judge.judge_stream, so a
 problem's code is compiled once): each program's checks run in a namespace of their own, and
