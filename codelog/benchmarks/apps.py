@@ -140,6 +140,11 @@ def _json_field(row: dict[str, Any], key: str, where: str, line: int | None) -> 
     return value
 
 
+def _short(value: Any) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _text(value: Any) -> str:
     return "\n".join(map(str, value)) if isinstance(value, list) else str(value)
 
@@ -166,10 +171,22 @@ def task(
     fn_name = io.get("fn_name")
     difficulty = row.get("difficulty")
     if fn_name:
+        # APPS calls fn_name(*args): arguments that are not a list would make its harness, not
+        # the program, fail every test
+        for i, args in enumerate(inputs):
+            if not isinstance(args, list):
+                raise InputError(
+                    where,
+                    f"problem {task_id}: a call-based test's inputs are a list of arguments; "
+                    f"test {i + 1} has {type(args).__name__} {_short(args)}",
+                    line=line,
+                    column="input_output",
+                )
         entry = f"Solution.{fn_name}" if "class Solution" in starter else str(fn_name)
         problem = Problem(
             problem_id=task_id,
-            tests=(TestCase(f"{len(inputs)} calls"),),
+            # one test a call, each with its own time limit (harness.run_limits)
+            tests=tuple(TestCase(f"call {i + 1}") for i in range(len(inputs))),
             time_limit_ms=APPS_TIME_LIMIT_MS,
             statement=question,
             code_prompt=HEADER,

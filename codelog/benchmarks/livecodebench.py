@@ -99,6 +99,27 @@ def _cases(value: Any, where: str, line: int | None, column: str) -> list[dict[s
     return cases
 
 
+def _check_calls(
+    cases: list[dict[str, Any]], qid: str, where: str, line: int | None, column: str
+) -> None:
+    """A functional problem's tests as CALL_CHECK reads them: each line of an input one JSON
+    value (an argument), the output one JSON value. Anything else would make the checks, not
+    the program, fail every sample: the problem is refused here, naming the test."""
+    for i, case in enumerate(cases, 1):
+        parts = [("input", text) for text in case["input"].split("\n")]
+        for part, text in [*parts, ("output", case["output"])]:
+            try:
+                json.loads(text)
+            except (ValueError, RecursionError) as exc:
+                raise InputError(
+                    where,
+                    f"question {qid}: a functional test's {part} is JSON, one argument a line; "
+                    f"test {i} has {text[:40]!r} ({exc})",
+                    line=line,
+                    column=column,
+                ) from None
+
+
 def task(row: Mapping[str, Any], where: str, line: int | None) -> Task | Skip:
     qid = row.get("question_id")
     if qid in (None, ""):
@@ -107,8 +128,9 @@ def task(row: Mapping[str, Any], where: str, line: int | None) -> Task | Skip:
     content = row.get("question_content")
     if not isinstance(content, str):
         raise InputError(where, "needs question_content", line=line, column="question_content")
-    cases = _cases(row.get("public_test_cases"), where, line, "public_test_cases")
-    cases += _cases(row.get("private_test_cases"), where, line, "private_test_cases")
+    public = _cases(row.get("public_test_cases"), where, line, "public_test_cases")
+    private = _cases(row.get("private_test_cases"), where, line, "private_test_cases")
+    cases = public + private
     if not cases:
         return Skip(qid, "no test cases")
     metadata = row.get("metadata") or {}
@@ -123,11 +145,14 @@ def task(row: Mapping[str, Any], where: str, line: int | None) -> Task | Skip:
     if functional:
         if not func:
             raise InputError(where, "a functional problem needs metadata.func_name", line=line)
+        _check_calls(public, qid, where, line, "public_test_cases")
+        _check_calls(private, qid, where, line, "private_test_cases")
         entry = f"Solution.{func}" if "class Solution" in starter else str(func)
         tests = json.dumps([[c["input"], c["output"]] for c in cases])
         problem = Problem(
             problem_id=qid,
-            tests=(TestCase(f"{len(cases)} calls"),),
+            # one test a call, each with its own time limit (harness.run_limits)
+            tests=tuple(TestCase(f"call {i + 1}") for i in range(len(cases))),
             time_limit_ms=LCB_TIME_LIMIT_MS,
             statement=content,
             name=row.get("question_title"),

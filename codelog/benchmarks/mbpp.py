@@ -22,7 +22,7 @@ from typing import Any
 from codelog.benchmarks.base import Benchmark, Reference, Source, Task, json_rows
 from codelog.benchmarks.hub import hub_rows
 from codelog.errors import CodelogError, InputError
-from codelog.execution.testcases import Problem, TestCase
+from codelog.execution.testcases import Problem, TestCase, check_compiles
 
 HUB_ID = "google-research-datasets/mbpp"
 HUB_CONFIGS = ("full", "sanitized")
@@ -88,6 +88,8 @@ def task(row: dict[str, Any], where: str, line: int | None, *, challenge: bool =
     checks = [*imports, *asserts]
     if challenge:
         checks += _tests(row, where, line, "challenge_test_list")
+    check_compiles("\n".join(checks), where, line, "test_list")
+    check_compiles(setup, where, line, "test_setup_code")
     problem = Problem(
         problem_id=task_id,
         tests=(TestCase("asserts"),),

@@ -15,6 +15,13 @@ Two sandboxed processes, each in a box (run directory, uid, namespaces) of its o
   its verdict. The verdict goes to codelog on the checker's own stdout, which the candidate
   cannot reach.
 
+A problem's tests are its calls where each test is one call (APPS's call-based, LiveCodeBench's
+functional problems: `Problem.tests` holds one a call): the candidate's load and each call have
+one test's limits, CPU time (as the candidate measures it around the call) and wall clock (the
+checker's), and the whole run the test's limits times the number of tests, capped
+(`run_limits`), which the kernel's CPU rlimit and the run's own accounting hold. HumanEval's and
+MBPP's checks are one test, whose limits all their calls share.
+
 A warm checker is kept for the next program, of any problem (the problem is sent with the
 program when it changes; programs are judged grouped by problem: judge.judge_stream, so a
 problem's code is compiled once): each program's checks run in a namespace of their own, and
@@ -162,8 +169,11 @@ CANDIDATE = (
 import os as _os
 import sys as _sys
 import builtins as _b
+import time as _time
 
 _kept = []
+# the CPU time each call takes, sent with its answer: the checker holds it to the test's limit
+_cpu = _time.process_time
 
 
 def _keep(x):
@@ -206,9 +216,11 @@ if _c is None:
 _g = {"__name__": "__main__", "__file__": _sys.argv[0], "__builtins__": _b}
 exec(_c, _g)
 _names = {k: _kind(v) for k, v in list(_g.items()) if type(k) is str and k[:2] != "__"}
-_answers.write(_json.dumps({"ready": True, "names": _names}).encode() + b"\n")
+_ready = {"ready": True, "names": _names, "cpu": _cpu()}
+_answers.write(_json.dumps(_ready).encode() + b"\n")
 _answers.flush()
 for _line in _calls:
+    _began = _cpu()
     try:
         _req = _json.loads(_line)
         if "get" in _req:
@@ -222,6 +234,7 @@ for _line in _calls:
         _reply = {"value": _enc(_fn(*_dec(_req["args"]), **_dec(_req["kwargs"])))}
     except BaseException as _x:
         _reply = {"raise": [type(_x).__name__, str(_x)[:500]]}
+    _reply["cpu"] = _cpu() - _began
     _answers.write(_json.dumps(_reply).encode() + b"\n")
     _answers.flush()
 _os._exit(0)
@@ -264,15 +277,19 @@ _monotonic, _select = time.monotonic, select.select
 class _Candidate:
     """The candidate of one program, as codelog hands it over with the program: a pipe to its
     calls and one from its answers. Its wall clock runs only while it answers (`left`
-    seconds); an answer longer than `cap` bytes ends it (an output limit)."""
+    seconds in all); each call has a test's limits (`per_call`: wall seconds, CPU seconds as
+    the candidate measures them); an answer longer than `cap` bytes ends it (an output
+    limit)."""
 
-    def __init__(self, fds, left, cap):
+    def __init__(self, fds, left, cap, per_call):
         self.calls_fd, self.answers_fd = fds
         os.set_blocking(self.calls_fd, False)
         self.left, self.cap = left, cap
+        self.call_wall, self.call_cpu = per_call
         self.buf = b""
         self.calls = 0
         self.timed_out = self.exceeded = False
+        self.late = ""  # which call ran out of its test's time, and how
 
     def ask(self, request):
         """Its answer line to `request` (bytes, a line without its end), or None: it is gone,
@@ -280,7 +297,7 @@ class _Candidate:
         time too: the pipe is written without blocking."""
         self.calls += 1
         began = _monotonic()
-        deadline = began + self.left
+        deadline = began + min(self.left, self.call_wall)
         try:
             data = memoryview(request + b"\n")
             while data:
@@ -294,7 +311,23 @@ class _Candidate:
         except OSError:  # it exited: its end of the pipe is closed
             return None
         finally:
-            self.left -= _monotonic() - began
+            took = _monotonic() - began
+            self.left -= took
+            if self.timed_out and not self.late:
+                self.late = "call %d: past %.1f s of wall clock" % (self.calls, took)
+
+    def spent(self, cpu):
+        """Whether a call's CPU time (seconds, its answer's "cpu") is within its test's limit;
+        past it the candidate is out of time."""
+        if (type(cpu) is int or type(cpu) is float) and cpu > self.call_cpu:
+            self.timed_out = True
+            self.late = "call %d: %d ms of CPU, over the test's %d ms" % (
+                self.calls,
+                cpu * 1000,
+                self.call_cpu * 1000,
+            )
+            return False
+        return True
 
     def _ready(self, reading, writing, deadline):
         remaining = deadline - _monotonic()
@@ -332,6 +365,7 @@ class _Candidate:
             "left": self.left,
             "timed_out": self.timed_out,
             "exceeded": self.exceeded,
+            "late": self.late,
         }
 
 
@@ -357,6 +391,8 @@ def _exchange(request):
         return _NOT_DATA
     if type(reply) is not dict:
         return _NOT_DATA
+    if not _candidate.spent(reply.pop("cpu", None)):
+        raise CandidateGone()
     keys = set(reply)
     return reply if keys == {"value"} or keys == {"raise"} else _NOT_DATA
 
@@ -554,7 +590,7 @@ for _message, _fds in _programs():
         _callable = _callable_names()
         if len(_code) > 256:
             _code.clear()
-    _candidate = _Candidate(_fds, _message["left"], _message["cap"])
+    _candidate = _Candidate(_fds, _message["left"], _message["cap"], _message["per_call"])
     try:
         _verdict = _check(_message["names"])
     finally:
@@ -575,6 +611,24 @@ _CHECKER_TIME_MS = 20_000
 _CHECKER_MEMORY_KB = 1 << 20
 _CHECKER_WALL_S = 30
 _LINE_CAP = 16 << 20  # a call or answer bigger than this ends the run (output limit)
+# A function problem's whole run: its load and each of its tests (a call each: APPS's
+# call-based, LiveCodeBench's functional problems) have one test's limits, and the run the
+# test's limits times the number of tests, up to this much CPU (and as many tests' wall
+# clocks). Without a cap a problem of 1,000 tests would let one slow sample hold a worker for
+# over an hour; 120 s is 30 of APPS's 4 s tests, 20 of LiveCodeBench's 6 s ones, and only a
+# program that spends more than that over all its calls, each within its test's limit, is
+# judged Time Limit Exceeded by the cap.
+RUN_TIME_CAP_MS = 120_000
+
+
+def run_limits(limits: sandbox.Limits, tests: int) -> sandbox.Limits:
+    """The candidate's limits for a run of `tests` tests, each with `limits`' time: CPU and
+    wall clock `tests` times a test's, capped at RUN_TIME_CAP_MS of CPU (never below one
+    test's)."""
+    times = max(1, min(tests, RUN_TIME_CAP_MS // limits.time_ms))
+    return replace(
+        limits, time_ms=limits.time_ms * times, wall_ms=round(limits.wall_s * 1000) * times
+    )
 
 
 @dataclass(frozen=True)
@@ -706,14 +760,15 @@ def check_function(
     spec, allowed, modules = _checks(
         problem.code_prompt or "", problem.test_code or "", problem.entry_point
     )
+    per_test, limits = limits, run_limits(limits, len(problem.tests))
     program = problem.program(code)
     if problem.setup_code:
         program += problem.setup_code + "\n"
     python = runner.run_argv[0]
     candidate_argv = (python, "-S", "-c", CANDIDATE, runner.source_name)
     checker_argv = (python, "-S", "-I", "-c", CHECKER)
-    checker_limits = replace(
-        limits,
+    checker_limits = replace(  # a test's, not the run's: the kept checker's key
+        per_test,
         time_ms=_CHECKER_TIME_MS,
         memory_kb=max(limits.memory_kb, _CHECKER_MEMORY_KB),
         wall_ms=None,
@@ -739,6 +794,7 @@ def check_function(
                         _Warm(cwarm, candidate_argv, limits, cfiles, runner.source_name),
                         _Warm(kwarm, checker_argv, checker_limits, kfiles),
                         limits,
+                        per_test,
                         allowed,
                         modules,
                         checker=kept,
@@ -756,7 +812,7 @@ def check_function(
                     else:
                         zygote.release(kwarm)
                 if not why:  # a reused checker's word in doubt: a fresh checker's decides
-                    return check_function(problem, code, runner, limits, warm=True, reuse=False)
+                    return check_function(problem, code, runner, per_test, warm=True, reuse=False)
             else:
                 zygote.release(cwarm)
     with (
@@ -767,7 +823,7 @@ def check_function(
             checker_argv, checker_limits, files=kfiles, readable=runner.readable
         ) as kbox,
     ):
-        outcome, _, _ = _broker(_Cold(cbox), _Cold(kbox), limits, allowed, modules)
+        outcome, _, _ = _broker(_Cold(cbox), _Cold(kbox), limits, per_test, allowed, modules)
     if why:
         start = f"cold ({why})"
         outcome = replace(
@@ -1100,6 +1156,7 @@ def _broker(
     cbox: _Cold | _Warm,
     kbox: _Cold | _Warm,
     limits: sandbox.Limits,
+    per_test: sandbox.Limits,
     allowed: frozenset[str],
     values: frozenset[str],
     *,
@@ -1107,9 +1164,10 @@ def _broker(
     keep: bool = False,
     spec: str = "",
 ) -> tuple[Outcome, _Checker | None, bool]:
-    """Run the checks: `allowed` names the candidate's functions they may call, `values` the
-    names whose values they may read (when the candidate's program defines them); the checker
-    holds both (its problem), and asks the candidate itself.
+    """Run the checks: `limits` are the candidate's for the whole run (`run_limits`), and its
+    load and each call have one test's (`per_test`); `allowed` names the candidate's functions
+    they may call, `values` the names whose values they may read (when the candidate's program
+    defines them); the checker holds both (its problem), and asks the candidate itself.
 
     `checker`: a live checker to use (else one is started in `kbox` once the candidate is
     ready); it is sent `spec` (the problem, as problem.json) when it holds another. `keep`: a
@@ -1126,10 +1184,11 @@ def _broker(
     verdict, detail = "judge-error", ""
     by_candidate = reused = clean = False
     timed_out = exceeded = False
+    late = ""  # which call (or the load) ran past its test's limit
     used = False  # the checker took this program
     try:
-        try:
-            ready = answers.readline(budget.start())
+        try:  # its load is a test's run: APPS's harness times the import as one test
+            ready = answers.readline(budget.start(per_test.wall_s))
         except TimeoutError:
             ready, timed_out = None, True
         except OverflowError:
@@ -1137,7 +1196,12 @@ def _broker(
         budget.stop()
         hello = _json_or_none(ready) if ready is not None else None
         defined = hello.get("names") if isinstance(hello, dict) else None
-        if not isinstance(hello, dict) or hello.get("ready") is not True:
+        loaded_cpu = hello.get("cpu") if isinstance(hello, dict) else None
+        if type(loaded_cpu) in (int, float) and loaded_cpu * 1000 > per_test.time_ms:
+            timed_out = True
+            late = f"its load: {loaded_cpu * 1000:.0f} ms of CPU, over the test's"
+            late += f" {per_test.time_ms} ms"
+        if timed_out or not isinstance(hello, dict) or hello.get("ready") is not True:
             verdict = "timeout" if timed_out else "output" if exceeded else "not-ready"
         else:
             if checker is None:
@@ -1150,8 +1214,14 @@ def _broker(
                 for n, k in defined.items()
                 if isinstance(k, str) and (n in values or (n in allowed and k == "call"))
             }
-            # the candidate's time left goes with it: the checker times it while it answers
-            message: dict = {"names": names, "left": budget.left, "cap": _LINE_CAP}
+            # the candidate's time left goes with it, and a test's limits for each call: the
+            # checker times it while it answers
+            message: dict = {
+                "names": names,
+                "left": budget.left,
+                "cap": _LINE_CAP,
+                "per_call": [per_test.wall_s, per_test.time_ms / 1000],
+            }
             if spec and checker.spec != spec:
                 message["spec"] = json.loads(spec)
                 checker.spec = spec
@@ -1178,6 +1248,8 @@ def _broker(
                     budget.left = said["left"]
                 timed_out = said.get("timed_out") is True
                 exceeded = said.get("exceeded") is True
+                if timed_out and isinstance(said.get("late"), str):
+                    late = said["late"]
             checker.checked += 1
     finally:
         answers.close()
@@ -1196,6 +1268,8 @@ def _broker(
                 checker.close(limits, start)
     if crun.timed_out and verdict in ("gone", "not-ready", "timeout", "judge-error"):
         verdict = "timeout"
+    if verdict == "timeout":
+        detail = late
     doubt = reused and not (verdict in _REUSED_BELIEVED or by_candidate or crun.timed_out)
     return Outcome(verdict, detail, crun, calls), kept, doubt
 
@@ -1207,10 +1281,10 @@ class _Budget:
         self.left = seconds
         self.began: float | None = None
 
-    def start(self) -> float:
-        """The deadline of what starts now."""
+    def start(self, most: float) -> float:
+        """The deadline of what starts now, at most `most` seconds away."""
         self.began = time.monotonic()
-        return self.began + self.left
+        return self.began + min(self.left, most)
 
     def stop(self) -> None:
         if self.began is not None:

@@ -393,7 +393,9 @@ def function_verdict(outcome: harness.Outcome, memory_limit_kb: int) -> tuple[st
     if run.output_exceeded:
         return OUTPUT_LIMIT, "output past the cap; the program was stopped"
     if run.timed_out or outcome.verdict == "timeout":
-        return TIME_LIMIT, f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
+        spent = f"{run.cpu_ms} ms CPU, {run.wall_ms} ms wall"
+        # which call (or the load) ran past its test's limit, when one did
+        return TIME_LIMIT, f"{outcome.detail} ({spent} in all)" if outcome.detail else spent
     if memory_limit_hit(run, memory_limit_kb):
         return MEMORY_LIMIT, f"peak {run.memory_kb} KB, the limit {memory_limit_kb} KB"
     if outcome.verdict == "pass":
@@ -425,7 +427,8 @@ def _judge_function(
         if not compiles:
             return _compile_error(program, problem, diagnostics, wall, run.isolation.describe())
     status, detail = function_verdict(outcome, problem.memory_limit_kb)
-    test = problem.tests[0].name if problem.tests else "check"
+    # the checks decide as one: a problem of many tests (a call each) is named by their count
+    test = problem.tests[0].name if len(problem.tests) == 1 else f"{len(problem.tests)} calls"
     result = TestResult(test, status, run.cpu_ms, run.wall_ms, run.memory_kb, detail)
     return Verdict(
         submission_id=program.submission_id,

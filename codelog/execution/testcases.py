@@ -330,6 +330,7 @@ def _function_problem(record: dict[str, Any], where: Path | str, line: int) -> P
             line=line,
             column="entry_point",
         )
+    check_compiles(test, where, line, "test")
     return Problem(
         problem_id=pid,
         tests=(TestCase("check"),),
@@ -398,6 +399,8 @@ def problem_from_record(record: Any, path: Path | str, line: int) -> Problem:
             raise InputError(
                 path, "test_setup_code must be a string", line=line, column="test_setup_code"
             )
+        check_compiles("\n".join(asserts), path, line, "test_list")
+        check_compiles(setup, path, line, "test_setup_code")
         problem = Problem(
             problem_id=pid,
             tests=(TestCase("asserts"),),
@@ -479,6 +482,22 @@ def check_problem(problem: Problem, where: Path | str, line: int | None = None) 
                 column="tests",
             )
     return problem
+
+
+def check_compiles(code: str, where: Path | str, line: int | None, column: str) -> None:
+    """An InputError at `where`, `line`, `column` unless `code`, a problem's own Python that
+    runs apart from the program (a function problem's checks, MBPP's test_setup_code), compiles:
+    its SyntaxError would be every sample's Runtime Error, honest ones too, when it is the
+    problem's fault."""
+    try:
+        compile(code, column, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        raise InputError(
+            where, f"does not compile: {exc.msg} (its line {exc.lineno})", line=line, column=column
+        ) from None
+    except (ValueError, RecursionError, MemoryError) as exc:  # a null byte; nested too deep
+        reason = str(exc) or type(exc).__name__
+        raise InputError(where, f"does not compile: {reason}", line=line, column=column) from None
 
 
 def _origin(

@@ -4,13 +4,17 @@ get the verdicts APPS gave them, warm and cold; directories and Hub rows read th
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 import codelog.benchmarks as benchmarks
+from codelog.errors import InputError
 from codelog.execution.compare import apps_match
 from codelog.execution.judge import JudgeOptions, Program, judge_program
+from tests.benchmarks import one_row_file
+from tests.execution.written_programs import SPINS_FOR_MS
 
 APPS = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks" / "apps"
 

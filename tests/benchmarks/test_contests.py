@@ -16,6 +16,8 @@ from codelog.benchmarks import plain_pickle
 from codelog.benchmarks.codecontests import rating_band
 from codelog.errors import CodelogError, InputError
 from codelog.execution.judge import JudgeOptions, Program, judge_program
+from tests.benchmarks import one_row_file
+from tests.execution.written_programs import SPINS_FOR_MS
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks"
 CC = FIXTURES / "codecontests" / "code_contests-hub-rows.jsonl"
@@ -157,3 +159,45 @@ def test_a_file_of_another_schema_is_refused_naming_the_key(tmp_path, name, key)
     path.write_text(json.dumps({"id": 7, "content": "Read n; print n.", "test": []}) + "\n")
     with pytest.raises(InputError, match=rf"line 1: column '{key}'"):
         list(benchmarks.references(f"{name}:{path}"))
+
+
+def _lcb_functional(tmp_path: Path, cases: list[tuple[str, str]]) -> Path:
+    row = {
+        "question_id": "spin",
+        "question_content": "Spin.",
+        "public_test_cases": json.dumps(
+            [{"input": i, "output": o, "testtype": "functional"} for i, o in cases]
+        ),
+        "private_test_cases": "",
+        "metadata": json.dumps({"func_name": "f"}),
+    }
+    return one_row_file(tmp_path / "test.jsonl", row)
+
+
+@pytest.mark.parametrize("start", ["warm", "cold"])
+def test_a_functional_problems_calls_each_have_a_tests_time_limit(
+    start: str, tmp_path: Path
+) -> None:
+    # 6 calls of 60 ms of CPU: each well within a test's 200 ms (LiveCodeBench's 6 s scaled
+    # by 1/30), the 6 together not within one test's
+    options = JudgeOptions(warm=start == "warm", time_scale=1 / 30)
+    path = _lcb_functional(tmp_path, [("60", "60")] * 6)
+    problem = benchmarks.load(f"livecodebench:{path}").tasks["spin"].problem
+    verdict = judge_program(Program("s", "spin", SPINS_FOR_MS), problem, options)
+    assert verdict.status == "Accepted", verdict.detail
+    assert verdict.cpu_ms > 300
+    # one call past its test's 200 ms is a time limit, however much of the run is left
+    path = _lcb_functional(tmp_path, [("60", "60"), ("300", "300")])
+    problem = benchmarks.load(f"livecodebench:{path}").tasks["spin"].problem
+    verdict = judge_program(Program("s", "spin", SPINS_FOR_MS), problem, options)
+    assert verdict.status == "Time Limit Exceeded" and "call 2:" in verdict.detail
+
+
+def test_a_functional_test_that_is_not_json_is_refused_at_load(tmp_path: Path) -> None:
+    # the checks read each input line and the output as JSON: a test that is not would fail
+    # every sample, honest ones too
+    path = _lcb_functional(tmp_path, [("1\n2", "3"), ("1\nnot json", "3")])
+    with pytest.raises(InputError) as caught:
+        benchmarks.load(f"livecodebench:{path}")
+    assert (caught.value.path, caught.value.line) == (str(path), 1)
+    assert caught.value.column == "public_test_cases" and "test 2" in str(caught.value)

@@ -11,6 +11,7 @@ import pytest
 
 import codelog.benchmarks as benchmarks
 from codelog.benchmarks.mbpp import MBPP_TIME_LIMIT_MS
+from codelog.errors import InputError
 from codelog.execution.harness import ENCODING, asserted_builtins
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem
@@ -168,3 +169,17 @@ def test_collections_and_builtin_types_cross_as_data() -> None:
     for hostile in ({"type": "eval"}, {"defaultdict": ["print", []]}, {"ref": 0}):
         with pytest.raises(ValueError):
             dec(hostile)  # no code, no builtin function, no handle without a candidate
+
+
+@pytest.mark.parametrize(
+    ("asserts", "setup", "column"),
+    [(["assert f(1) == (2"], "", "test_list"), (["assert f(1) == 2"], "x = (", "test_setup_code")],
+)
+def test_asserts_or_setup_that_do_not_compile_are_refused_at_load(
+    asserts: list[str], setup: str, column: str
+) -> None:
+    # their SyntaxError would be every sample's Runtime Error, honest ones too
+    with pytest.raises(InputError) as caught:
+        mbpp_row(11, "f", asserts, setup)
+    assert (caught.value.path, caught.value.line, caught.value.column) == ("test", 1, column)
+    assert "does not compile" in str(caught.value)

@@ -16,7 +16,7 @@ import pytest
 from codelog.execution.harness import ENCODING, called_names
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase, jsonl_problems
-from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT
+from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT, SPINS_FOR_MS
 
 SQUARE = Problem(
     "square",
@@ -162,6 +162,34 @@ def test_a_candidate_that_stops_reading_its_calls_is_a_time_limit(start: str) ->
     )
     assert judged("    return x\n", problem) == "Accepted"
     assert judged(STOPS_READING_ITS_CALLS, problem) == "Time Limit Exceeded"
+
+
+# Four tests, a call each at most (as APPS's call-based problems), 200 ms a test: the program
+# spins for the CPU time it is asked.
+SPINS = Problem(
+    "spins",
+    tuple(TestCase(f"call {i + 1}") for i in range(4)),
+    time_limit_ms=200,
+    code_prompt="",
+    test_code=(
+        "import json\n\ndef check(candidate):\n"
+        "    for ms in json.loads(ASKED):\n        assert candidate(ms) == ms\n"
+    ),
+    entry_point="f",
+)
+# ... having stopped the harness's clock first: its calls look free of CPU
+FORGES_ITS_CLOCK = SPINS_FOR_MS + "import __main__\n__main__._cpu = lambda: 0.0\n"
+
+
+def test_each_call_has_a_tests_time_even_when_the_program_forges_its_clock() -> None:
+    def asked(*ms: int) -> Problem:
+        return replace(SPINS, test_code=f"ASKED = {json.dumps(list(ms))!r}\n" + SPINS.test_code)
+
+    # 3 x 100 ms: each call within its 200 ms, the three together not within one test's
+    assert judged(FORGES_ITS_CLOCK, asked(100, 100, 100)) == "Accepted"
+    # the clock says 0, but the call still has its test's wall clock (0.8 s), which the
+    # checker keeps (and the run its CPU time, which the kernel keeps)
+    assert judged(FORGES_ITS_CLOCK, asked(1500)) == "Time Limit Exceeded"
 
 
 def test_forgeries_score_zero_under_eval_samples(tmp_path: Path, start: str) -> None:

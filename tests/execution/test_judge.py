@@ -10,6 +10,7 @@ import pytest
 
 from codelog.execution import sandbox
 from codelog.execution.compare import Tolerance, compare, tolerance_from_statement
+from codelog.execution.harness import RUN_TIME_CAP_MS, run_limits
 from codelog.execution.judge import (
     VERDICTS,
     JudgeOptions,
@@ -332,3 +333,15 @@ def test_a_label_audit_reports_agreement_per_outcome(sample_dataset: Path, tmp_p
         load_problems(f"codenet:{sample_dataset}").keys()
         == codenet_problems(BUNDLED_CODENET).keys()
     )
+
+
+def test_a_run_of_many_tests_has_their_times_together_up_to_the_cap() -> None:
+    apps = sandbox.Limits(time_ms=4000, wall_ms=6500)  # a test's, as JudgeOptions gives them
+    assert (run_limits(apps, 1).time_ms, run_limits(apps, 1).wall_ms) == (4000, 6500)
+    assert (run_limits(apps, 12).time_ms, run_limits(apps, 12).wall_ms) == (48_000, 78_000)
+    # 150 tests: capped at RUN_TIME_CAP_MS (30 of APPS's tests), the wall clock with it
+    assert RUN_TIME_CAP_MS == 120_000
+    assert (run_limits(apps, 150).time_ms, run_limits(apps, 150).wall_ms) == (120_000, 195_000)
+    # a test longer than the cap keeps its own limit
+    long = sandbox.Limits(time_ms=200_000, wall_ms=300_500)
+    assert (run_limits(long, 5).time_ms, run_limits(long, 5).wall_ms) == (200_000, 300_500)

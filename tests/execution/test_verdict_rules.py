@@ -209,6 +209,10 @@ def _load(tmp_path: Path, *records: dict) -> dict[str, Problem]:
         ({**HUMANEVAL, "test": None}, "column 'test'", "not None"),
         ({**HUMANEVAL, "test": ""}, "column 'test'", "test code"),
         ({**HUMANEVAL, "prompt": None}, "column 'prompt'", "must be a string"),
+        # checks that do not compile would fail every sample, honest ones too
+        ({**HUMANEVAL, "test": "def check(c):\n    assert c(1) ==\n"}, "'test'", "not compile"),
+        ({**MBPP, "test_list": ["assert f(1) == (2"]}, "column 'test_list'", "not compile"),
+        ({**MBPP, "test_setup_code": "x = ("}, "column 'test_setup_code'", "not compile"),
         ({**HUMANEVAL, "time_limit_ms": -5}, "'time_limit_ms'", "positive integer, not -5"),
         ({**HUMANEVAL, "time_limit_ms": "abc"}, "'time_limit_ms'", "not 'abc'"),
         ({**HUMANEVAL, "memory_limit_kb": 0}, "'memory_limit_kb'", "not 0"),

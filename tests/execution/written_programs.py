@@ -5,6 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# f(ms) spends `ms` milliseconds of CPU and returns ms: calls of a known cost, for the time
+# limit each test of a call-based problem has.
+SPINS_FOR_MS = (
+    "import time\n\n\ndef f(ms):\n    began = time.process_time()\n"
+    "    while time.process_time() - began < ms / 1000:\n        pass\n    return ms\n"
+)
+
 # Burns 0.6 s of CPU, then tries to kill its parent: in a cold run that is the exec helper,
 # which reports the program's own CPU time (a warm run's parent is its zygote).
 BURNS_THEN_KILLS_ITS_PARENT = (
