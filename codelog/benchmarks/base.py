@@ -9,12 +9,12 @@ one line naming the `NAME:PATH` form).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codelog.benchmarks import decoding
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import Problem
 
@@ -110,8 +110,8 @@ def json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line or index, row) of a JSONL file, or of a JSON file holding a list of rows."""
     if path.suffix == ".json":
         try:
-            rows = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            rows = decoding.json_value(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:  # decoding.Refused is a ValueError
             raise InputError(path, f"unreadable JSON: {exc}") from None
         if not isinstance(rows, list):
             raise InputError(path, "a JSON benchmark file holds a list of rows")
@@ -148,7 +148,20 @@ def local_rows(
     elif path.is_file():
         files = [path]
     else:
-        raise InputError(path, "no such file or directory")
+        raise not_a_file(path, f"{what} rows are read from a file, or a directory of files")
     for file in files:
         for n, row in json_rows(file):
             yield str(file), n, row
+
+
+def not_a_file(path: Path, reads: str) -> InputError:
+    """The error for a benchmark path with no file to read there, saying what is there: nothing,
+    a directory, or a pipe or device (never opened: reading a FIFO would block). `reads` says
+    what the benchmark reads instead."""
+    if path.is_dir():
+        what = "a directory, not a file"
+    elif path.exists():
+        what = "not a regular file (a pipe, socket or device)"
+    else:
+        what = "no such file or directory"
+    return InputError(path, f"{what}: {reads}")
