@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 import codelog.benchmarks as benchmarks
+from codelog.errors import InputError
 from codelog.execution.compare import apps_match
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 
@@ -79,3 +80,53 @@ def test_the_hub_path_reads_the_rows_datasets_returns(monkeypatch) -> None:
     assert set(from_hub.tasks) == set(from_file.tasks) == {"1", "2404"}
     for tid, task in from_hub.tasks.items():
         assert task.problem.tests == from_file.tasks[tid].problem.tests
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "command", "expected"),
+    [
+        ("solutions.json", b"42", "contamination", "0001: column 'solutions': solutions must be"),
+        ("metadata.json", b'{"difficulty": ', "eval", "0001/metadata.json: refused: not JSON"),
+        ("metadata.json", b"[]", "contamination", "0001/metadata.json: needs a JSON object"),
+        ("question.txt", b"caf\xe9\n", "eval", "0001/question.txt: not UTF-8 text"),
+        ("input_output.json", DEEP.encode(), "eval", "column 'input_output': refused: the JSON"),
+    ],
+    ids=["solutions 42", "metadata cut", "metadata a list", "question latin-1", "deep JSON"],
+)
+def test_a_malformed_release_file_is_one_error_line_naming_it(
+    tmp_path, monkeypatch, capsys, name, content, command, expected
+) -> None:
+    import shutil
+
+    from tests.dataset.test_sql import run_main
+
+    shutil.copytree(APPS / "train" / "0001", tmp_path / "apps" / "test" / "0001")
+    (tmp_path / "apps" / "test" / "0001" / name).write_bytes(content)
+    spec = f"apps:{tmp_path / 'apps'}"
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(json.dumps({"task_id": "0001", "completion": "print(1)"}) + "\n")
+    if command == "eval":
+        args = ["eval", "--benchmark", spec, "--samples", samples, "--out", tmp_path / "out"]
+    else:
+        mbpp = APPS.parent / "mbpp" / "mbpp-sample.jsonl"
+        args = ["contamination", spec, "--against", f"mbpp:{mbpp}", "--out", tmp_path / "r.jsonl"]
+    code, _, err = run_main(monkeypatch, capsys, *map(str, args))
+    assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert expected in err and "Traceback" not in err
+
+
+def test_hub_rows_nested_past_the_bound_are_refused_naming_the_row(tmp_path) -> None:
+    row = json.loads((APPS / "apps-hub-rows.jsonl").read_text().splitlines()[0])
+    rows = tmp_path / "rows.jsonl"
+    nested = {"inputs": [json.loads("[" * 150 + "]" * 150)], "outputs": ["1"]}
+    rows.write_text(json.dumps({**row, "input_output": nested}) + "\n")
+    with pytest.raises(
+        InputError, match="line 1: column 'input_output': refused: the input_output"
+    ):
+        benchmarks.load(f"apps:{rows}", "train")
+    rows.write_text(json.dumps(row) + "\n" + DEEP + "\n")  # past what the parser recurses
+    with pytest.raises(InputError, match=r"rows\.jsonl line 2: nests deeper than the JSON parser"):
+        benchmarks.load(f"apps:{rows}", "train")
