@@ -119,21 +119,32 @@ def _leaf_size(value: Any, what: str) -> int:
 
 
 def inflate(data: bytes, limit: int | None = None) -> bytes:
-    """zlib-decompressed `data`, streamed: never more than `limit` (MAX_DECODED_BYTES) bytes
-    are made, and a stream that would give more is Refused naming the bound."""
+    """zlib-decompressed `data`, streamed a MiB at a time: a stream that would give more than
+    `limit` (MAX_DECODED_BYTES) bytes is Refused naming the bound once it has given that
+    much, so a bomb costs the bound's memory, never the whole of it. (One call with
+    `max_length` would hold its buffers and their joined copy: twice the bound.)"""
     limit = MAX_DECODED_BYTES if limit is None else limit
     stream = zlib.decompressobj()
+    parts: list[bytes] = []
+    size, pending = 0, data
     try:
-        out = stream.decompress(data, limit + 1)
+        while not stream.eof:
+            part = stream.decompress(pending, 1 << 20)
+            if not part and not stream.unconsumed_tail:
+                break  # the input ended before the stream did
+            pending = stream.unconsumed_tail
+            size += len(part)
+            if size > limit:
+                raise TooLarge(
+                    f"the zlib data inflates to more than {_mib(limit)} (the bound is "
+                    "MAX_DECODED_BYTES)"
+                )
+            parts.append(part)
     except zlib.error as exc:
         raise Refused(f"not zlib data ({exc})") from None
-    if len(out) > limit or stream.unconsumed_tail:
-        raise TooLarge(
-            f"the zlib data inflates to more than {_mib(limit)} (the bound is MAX_DECODED_BYTES)"
-        )
     if not stream.eof:
         raise Refused("truncated zlib data")
-    return out
+    return b"".join(parts)
 
 
 def gunzip(path: Path, limit: int | None = None) -> bytes:
@@ -143,8 +154,12 @@ def gunzip(path: Path, limit: int | None = None) -> bytes:
     try:
         with gzip.open(path, "rb") as f:
             data = f.read(limit + 1)  # GzipFile.read(n) inflates n bytes at most
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise Refused(f"not a readable gzip file ({exc})") from None
+    except gzip.BadGzipFile:
+        raise Refused("not a gzip file") from None
+    except EOFError:
+        raise Refused("a gzip file cut short") from None
+    except zlib.error as exc:
+        raise Refused(f"a damaged gzip file ({exc})") from None
     except OSError as exc:  # no such file, a directory, no permission
         raise Refused(exc.strerror or str(exc)) from None
     if len(data) > limit:
