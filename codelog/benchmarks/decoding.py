@@ -27,6 +27,10 @@ MAX_DEPTH = 100
 # largest of the benchmarks, decode to about 22 MB a problem on average (its issue #4: 9 GB for
 # 400 problems); 512 MiB leaves room for the largest while a bomb stops there.
 MAX_DECODED_BYTES = 512 << 20
+# Opcodes of one pickle, memo references (GET) included. LiveCodeBench pickles one string (a
+# handful of opcodes); a pickle of a million small lists and references would build objects
+# worth tens of times its bytes before any check of what it built could run.
+MAX_PICKLE_OPS = 1_000_000
 # A problem's time limit per test and memory limit, where a benchmark's rows carry their own
 # (CodeContests): contest problems give 1-15 s and 32 MiB-1 GiB. A limit past these is a
 # broken row, and a spinning program would hold a worker for all of it.

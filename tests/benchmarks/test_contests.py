@@ -217,6 +217,22 @@ def test_a_test_referenced_thousands_of_times_is_refused_naming_the_bound(tmp_pa
     assert "expands to more than 512 MiB" in str(e.value)
 
 
+def test_a_pickle_of_many_small_objects_is_refused_before_they_are_built(
+    tmp_path, monkeypatch
+) -> None:
+    # 2 bytes an empty list and its append: 40 bytes an object once built
+    monkeypatch.setattr(decoding, "MAX_PICKLE_OPS", 10_000)
+    many = compressed([[] for _ in range(10_000)])
+    path = write_rows(tmp_path / "lcb.jsonl", lcb_row(private_test_cases=many))
+    with pytest.raises(InputError, match="the pickle has more than 10,000 opcodes"):
+        benchmarks.load(f"livecodebench:{path}")
+    monkeypatch.setattr(decoding, "MAX_PICKLE_OPS", 1_000_000)
+    with pytest.raises(
+        InputError, match=re.escape("test cases are {input, output, testtype} objects")
+    ):
+        benchmarks.load(f"livecodebench:{path}")  # under the bound: read, then refused as data
+
+
 def test_a_zlib_bomb_stops_at_the_bound(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(decoding, "MAX_DECODED_BYTES", 1 << 20)
     bomb = base64.b64encode(zlib.compress(b"0" * (5 << 20), 9)).decode()
