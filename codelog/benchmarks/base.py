@@ -39,7 +39,8 @@ class Task:
     problem: Problem
     prompt: str | None  # None: the recipe's [prompt] template over the statement (CodeNet)
     difficulty: str | None = None
-    contest_date: str | None = None  # ISO date (LiveCodeBench), for --after / --before
+    # ISO date and time in UTC (LiveCodeBench, parsed: decoding.iso_date), for --after / --before
+    contest_date: str | None = None
     # the completion is a whole program (a fenced block's content when the model wrote one);
     # False: it continues the prompt's function (HumanEval) and is cut at its stop sequences
     whole_program: bool = True

@@ -218,12 +218,21 @@ def references(source: Source, split: str) -> Iterator[Reference]:
                     where, f"needs a {key} (CodeContests' Hub schema)", line=line, column=key
                 )
         solutions = row.get("solutions") or {}
-        languages = solutions.get("language") or []
-        codes = solutions.get("solution") or []
+        shaped = isinstance(solutions, Mapping)
+        languages = solutions.get("language") if shaped else None
+        codes = solutions.get("solution") if shaped else None
+        if not shaped or not isinstance(languages or [], list) or not isinstance(codes or [], list):
+            raise InputError(
+                where,
+                "solutions must be an object of two lists, {language: [...], solution: [...]}",
+                line=line,
+                column="solutions",
+            )
+        languages, codes = languages or [], codes or []
         python = tuple(
             c
             for lang, c in zip(languages, codes, strict=False)
-            if _enum(lang, LANGUAGES) in ("PYTHON", "PYTHON3")
+            if _enum(lang, LANGUAGES) in ("PYTHON", "PYTHON3") and isinstance(c, str)
         )
         contest, index = row.get("cf_contest_id"), row.get("cf_index")
         url = (

@@ -315,3 +315,9 @@ def test_a_codecontests_field_out_of_bounds_is_one_error_naming_it(
     )  # fmt: skip
     assert code == 1 and err.startswith("error: ") and err.count("\n") == 1, err
     assert "Traceback" not in err and f"column '{column}'" in err
+
+
+def test_codecontests_solutions_of_another_shape_are_one_error_naming_them(tmp_path) -> None:
+    path = write_rows(tmp_path / "cc.jsonl", cc_rows()[0], cc_row(solutions=["print(1)"]))
+    with pytest.raises(InputError, match=r"cc\.jsonl line 2: column 'solutions': solutions must"):
+        list(benchmarks.references(f"codecontests:{path}"))
