@@ -32,8 +32,8 @@ MAX_DECODED_BYTES = 512 << 20
 # worth tens of times its bytes before any check of what it built could run.
 MAX_PICKLE_OPS = 1_000_000
 # A problem's time limit per test and memory limit, where a benchmark's rows carry their own
-# (CodeContests): contest problems give 1-15 s and 32 MiB-1 GiB. A limit past these is a
-# broken row, and a spinning program would hold a worker for all of it.
+# (CodeContests): contest problems give seconds and at most about 1 GiB. A limit past these
+# is a broken row, and a spinning program would hold a worker for all of it.
 MAX_TIME_LIMIT_MS = 60_000
 MAX_MEMORY_LIMIT_BYTES = 4 << 30
 

@@ -7,8 +7,8 @@ only the opcodes that build str, list, dict, int, float, bool and None (and tupl
 bytes, refused after) can succeed. What it loads is then checked to be such plain data,
 within the bounds of codelog.benchmarks.decoding: its opcodes are counted first (memo
 references included), then its nesting and the size it expands to with every memo reference
-(one object the pickle refers to again) counted in full. The check visits
-each object once, so it is linear in the pickle.
+(one object the pickle refers to again) counted in full. Both visit each opcode or object
+once, so they are linear in the pickle.
 """
 
 from __future__ import annotations
