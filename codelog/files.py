@@ -59,6 +59,10 @@ def json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
                     value = json.loads(line)
                 except json.JSONDecodeError as exc:
                     raise InputError(path, f"not JSON: {exc.msg}", line=n) from None
+                except RecursionError:  # nested past what the parser recurses
+                    raise InputError(
+                        path, "nests deeper than the JSON parser recurses", line=n
+                    ) from None
                 yield n, value
     except (OSError, UnicodeDecodeError, EOFError) as exc:
         # the decoder reads ahead, so a bad byte lies past line n, not necessarily on n + 1

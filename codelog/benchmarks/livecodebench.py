@@ -27,6 +27,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import codelog.benchmarks.plain_pickle as plain_pickle
+from codelog.benchmarks import decoding
 from codelog.benchmarks.base import (
     Benchmark,
     Reference,
@@ -73,22 +74,26 @@ def check(candidate):
 
 
 def _cases(value: Any, where: str, line: int | None, column: str) -> list[dict[str, Any]]:
-    """A test-case column: JSON text, or LiveCodeBench's compressed pickle of it."""
-    if isinstance(value, list):
-        cases = value
-    elif isinstance(value, str):
-        if not value.strip():
-            return []
-        try:
-            cases = json.loads(value)
-        except ValueError:
+    """A test-case column: JSON text, or LiveCodeBench's compressed pickle of it, within the
+    bounds of codelog.benchmarks.decoding."""
+    try:
+        if isinstance(value, list):
+            decoding.check_plain(value, "test cases")
+            cases = value
+        elif isinstance(value, str):
+            if not value.strip():
+                return []
             try:
+                cases = decoding.json_value(value)
+            except decoding.TooLarge:
+                raise
+            except decoding.Refused:  # not JSON: the compressed pickle
                 decoded = plain_pickle.decode_compressed(value)
-                cases = json.loads(decoded) if isinstance(decoded, str) else decoded
-            except (plain_pickle.NotPlainData, ValueError) as exc:
-                raise InputError(where, f"refused: {exc}", line=line, column=column) from None
-    else:
-        raise InputError(where, "needs a list of test cases", line=line, column=column)
+                cases = decoding.json_value(decoded) if isinstance(decoded, str) else decoded
+        else:
+            raise InputError(where, "needs a list of test cases", line=line, column=column)
+    except decoding.Refused as exc:
+        raise InputError(where, f"refused: {exc}", line=line, column=column) from None
     if not isinstance(cases, list) or not all(
         isinstance(c, dict) and isinstance(c.get("input"), str) and isinstance(c.get("output"), str)
         for c in cases
@@ -136,9 +141,9 @@ def task(row: Mapping[str, Any], where: str, line: int | None) -> Task | Skip:
     metadata = row.get("metadata") or {}
     if isinstance(metadata, str):
         try:
-            metadata = json.loads(metadata) if metadata.strip() else {}
-        except ValueError:
-            raise InputError(where, "metadata is not JSON", line=line, column="metadata") from None
+            metadata = decoding.json_value(metadata) if metadata.strip() else {}
+        except decoding.Refused as exc:
+            raise InputError(where, f"refused: {exc}", line=line, column="metadata") from None
     starter = row.get("starter_code") or ""
     func = metadata.get("func_name") if isinstance(metadata, dict) else None
     functional = any(c.get("testtype") == "functional" for c in cases) or bool(func)
@@ -174,12 +179,11 @@ def task(row: Mapping[str, Any], where: str, line: int | None) -> Task | Skip:
         )
     from codelog.prompts import lcb_prompt
 
-    date = row.get("contest_date")
     return Task(
         problem,
         lcb_prompt(content, starter),
         str(row.get("difficulty") or "") or None,
-        contest_date=str(date) if date else None,
+        contest_date=_contest_date(row.get("contest_date"), where, line),
     )
 
 
@@ -202,6 +206,17 @@ def release_files(version: str | None) -> list[str]:
             f"({VERSIONS})"
         )
     return ["test.jsonl" if n == 1 else f"test{n}.jsonl" for n in range(first, last + 1)]
+
+
+def _contest_date(value: Any, where: str, line: int | None) -> str | None:
+    """The row's contest date in UTC, ISO (`--after` / `--before` compare its day), parsed
+    rather than taken as text: "21/09/2019" would sort after "2019-09-22"."""
+    if value is None or value == "":
+        return None
+    try:
+        return decoding.iso_date(value)
+    except decoding.Refused as exc:
+        raise InputError(where, str(exc), line=line, column="contest_date") from None
 
 
 def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, Mapping[str, Any]]]:

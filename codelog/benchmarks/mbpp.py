@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from codelog.benchmarks.base import Benchmark, Reference, Source, Task, json_rows
+from codelog.benchmarks.base import Benchmark, Reference, Source, Task, json_rows, not_a_file
 from codelog.benchmarks.hub import hub_rows
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import Problem, TestCase, check_compiles
@@ -51,9 +51,7 @@ def rows(source: Source, split: str) -> Iterator[tuple[str, int | None, dict[str
     if local:
         path = Path(source.path)  # type: ignore[arg-type]
         if not path.is_file():
-            raise InputError(
-                path, "no such file (mbpp:PATH reads mbpp.jsonl or sanitized-mbpp.json)"
-            )
+            raise not_a_file(path, "mbpp:PATH reads the file mbpp.jsonl or sanitized-mbpp.json")
         for n, row in json_rows(path):
             task_id = row.get("task_id")
             if not isinstance(task_id, int) or isinstance(task_id, bool):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import os
 import subprocess
 import sys
@@ -11,7 +12,9 @@ from pathlib import Path
 import pytest
 
 import codelog.benchmarks as benchmarks
-from codelog.errors import CodelogError
+from codelog.benchmarks import decoding
+from codelog.errors import CodelogError, InputError
+from codelog.execution.testcases import humaneval_problems
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks"
 MBPP = FIXTURES / "mbpp" / "mbpp-sample.jsonl"
@@ -68,3 +71,30 @@ def test_hub_source_offline_fails_at_once_naming_the_local_form(tmp_path):
     assert time.monotonic() - start < 60
     last = proc.stderr.strip().splitlines()[-1]
     assert "--benchmark mbpp:PATH" in last and "google-research-datasets/mbpp" in last
+
+
+def test_a_humaneval_file_that_is_not_gzip_is_one_error_naming_it(tmp_path, monkeypatch, capsys):
+    from tests.dataset.test_sql import run_main
+
+    bundled = {t.problem.problem_id: t.problem for t in benchmarks.tasks("humaneval")}
+    assert bundled == humaneval_problems()  # read here as execution/ reads it
+    plain = tmp_path / "HumanEval.jsonl"
+    plain.write_text('{"task_id": "HumanEval/0"}\n')
+    for read in (benchmarks.references, benchmarks.tasks):
+        with pytest.raises(InputError, match=f"^{plain}: not a gzip file"):
+            list(read(f"humaneval:{plain}"))
+    code, _, err = run_main(
+        monkeypatch, capsys, "contamination", f"mbpp:{MBPP}", "--against", f"humaneval:{plain}"
+    )
+    assert (
+        code == 1
+        and err == f"error: {plain}: not a gzip file (humaneval:PATH reads HumanEval.jsonl.gz)\n"
+    )
+
+
+def test_a_gzip_bomb_stops_at_the_bound(tmp_path, monkeypatch):
+    monkeypatch.setattr(decoding, "MAX_DECODED_BYTES", 1 << 20)
+    bomb = tmp_path / "HumanEval.jsonl.gz"
+    bomb.write_bytes(gzip.compress(b"0" * (5 << 20)))
+    with pytest.raises(InputError, match=f"^{bomb}: inflates to more than 1 MiB"):
+        list(benchmarks.references(f"humaneval:{bomb}"))

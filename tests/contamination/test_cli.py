@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import tarfile
 
 import pyarrow.parquet as pq
@@ -80,3 +81,28 @@ def test_an_unreadable_source_is_a_clear_error(tmp_path, apps_rows):
     assert result.exit_code != 0
     assert isinstance(result.exception, InputError)
     assert str(result.exception).startswith(str(tmp_path / "nothing") + ": not a codelog dataset")
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [("mbpp", "directory"), ("mbpp", "fifo"), ("livecodebench", "fifo"), ("apps", "fifo")],
+)
+def test_a_benchmark_path_that_is_no_file_says_what_is_there(tmp_path, apps_rows, name, kind):
+    import os
+
+    from codelog.group.decontaminate import load_references
+
+    path = tmp_path / "bench"
+    if kind == "fifo":
+        os.mkfifo(path)  # never opened: reading it would block
+        said = "not a regular file (a pipe, socket or device)"
+    else:
+        path.mkdir()
+        said = "a directory, not a file"
+    result = run("contamination", f"apps:{apps_rows}", "--against", f"{name}:{path}")
+    assert isinstance(result.exception, InputError)
+    assert str(result.exception).startswith(f"{path}: {said}: ")
+    with pytest.raises(InputError, match=re.escape(f"{path}: {said}")):  # build --decontaminate
+        load_references([f"{name}:{path}"])
+    with pytest.raises(InputError, match="no such file"):
+        load_references([f"{name}:{tmp_path / 'absent'}"])
