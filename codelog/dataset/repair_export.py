@@ -6,7 +6,8 @@ split are those whose `split` column says so. A repair dataset built before repa
 
 - `kto` (TRL KTOTrainer): prompt, completion (the target attempt's code), label = is_correct,
   with the row's ids, step, outcome, reward, reward_improve and perturbed.
-- `sft` (TRL SFTTrainer): the correct targets as prompt, completion (`chat`: `messages`).
+- `sft` (TRL SFTTrainer): the correct targets as prompt, completion (`chat`: each a list of
+  messages, so that TRL still trains on the completion only).
 - `verl` (verl's RL dataset format): prompt as chat messages; reward_model.ground_truth is a
   JSON string {"outcome", "reward", "reward_improve", "pass_rate", "is_correct"} (the judge's
   verdict on the logged target, as for solutions); extra_info carries the target's code as
@@ -186,12 +187,13 @@ def _kto(row: dict[str, Any], prompt: str, chat: bool) -> dict[str, Any]:
 
 
 def _sft(row: dict[str, Any], prompt: str, chat: bool) -> dict[str, Any]:
-    texts = (
-        {"messages": [*_chat("user", prompt), *_chat("assistant", row["code"])]}
-        if chat
-        else {"prompt": prompt, "completion": row["code"]}
-    )
-    return {**texts, **{k: row[k] for k in _IDS}, "reward": row["reward"]}
+    # prompt and completion, as messages with `chat`: TRL trains on the completion only
+    return {
+        "prompt": _chat("user", prompt) if chat else prompt,
+        "completion": _chat("assistant", row["code"]) if chat else row["code"],
+        **{k: row[k] for k in _IDS},
+        "reward": row["reward"],
+    }
 
 
 def _verl(row: dict[str, Any], prompt: str, source: str, index: int) -> dict[str, Any]:
