@@ -14,8 +14,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 def documented_load_lines() -> str:
     page = (REPO / "docs" / "exporting.md").read_text(encoding="utf-8")
-    [block] = [b for b in re.findall(r"```python\n(.*?)```", page, re.S) if "load_dataset" in b]
-    return block
+    found = [b for b in re.findall(r"```python\n(.*?)```", page, re.S) if "load_dataset" in b]
+    assert len(found) == 1, "docs/exporting.md shows how to load an export's splits"
+    return found[0]
 
 
 def test_the_documented_load_lines_keep_the_splits_apart(export):

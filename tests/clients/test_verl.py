@@ -32,7 +32,9 @@ def documented_main_ppo() -> str:
     """The `python3 -m verl.trainer.main_ppo` command of docs/exporting.md, whole."""
     page = (REPO / "docs" / "exporting.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```bash\n(.*?)```", page, re.S)
-    [block] = [b for b in blocks if "verl.trainer.main_ppo" in b]
+    found = [b for b in blocks if "verl.trainer.main_ppo" in b]
+    assert len(found) == 1, "docs/exporting.md shows one whole main_ppo command line"
+    [block] = found
     command = block[block.index("python3 -m verl.trainer.main_ppo") :]
     return command.split("\n\n")[0]
 
