@@ -44,8 +44,9 @@ def test_a_pickled_reward_scores_alike_and_leaves_no_worker(sample_dataset):
         gc.collect()
         assert not started & children(), "the copy's workers outlived it"
 
-        fork = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(1, mp_context=fork) as other:
+        # spawned, as TRL's AsyncRolloutWorker starts the process its reward functions run in
+        spawn = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(1, mp_context=spawn) as other:
             scores, judging = other.submit(score, reward).result()
         assert scores == expected and judging > 0
         assert children() <= running
