@@ -274,6 +274,36 @@ def export_verl(sample: Sample) -> str:
     return f"{got['train'][0]} rows in `train.parquet`, {got['test'][0]} in `test.parquet`"
 
 
+def _kl_pairs_of_one_problem(problems: list[str], batch: int) -> int:
+    """TRL KTOTrainer's KL pairs (each row's prompt with the completion before it in its batch
+    of `batch` rows, the first with the last: KTOTrainer._prepare_dataset) of one problem."""
+    return sum(
+        chunk[i] == chunk[i - 1]
+        for start in range(0, len(problems), batch)
+        for chunk in [problems[start : start + batch]]
+        for i in range(len(chunk))
+    )
+
+
+@figure("export-kto-kl")
+def export_kto_kl(sample: Sample) -> str:
+    """The kto train file's KL pairs of one problem in batches of 8 (TrainingArguments'
+    default per_device_train_batch_size), with the rows by problem (the order before the
+    shuffle) and in the file's order."""
+    import pyarrow.parquet as pq
+
+    import codelog
+
+    report = codelog.export(sample.default, "kto", sample.work / "export-kto", force=True)
+    rows = pq.read_table(report.file("train"), columns=["problem_id", "language", "submission_id"])
+    in_file = rows.column("problem_id").to_pylist()
+    by_problem = [
+        r["problem_id"] for r in sorted(rows.to_pylist(), key=lambda r: tuple(r.values()))
+    ]
+    before, after = (_kl_pairs_of_one_problem(p, 8) for p in (by_problem, in_file))
+    return f"{before} of the sample's {len(in_file)} such pairs; in the shuffle, {after}"
+
+
 @figure("export-verl-solutions")
 def export_verl_solutions(sample: Sample) -> str:
     problems = _sql(sample.default, "SELECT count(DISTINCT problem_id) FROM solutions")[0][0]

@@ -183,7 +183,12 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
     help="dpo: pairs per group (problem, language) at most.",
 )
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="dpo: which pairs; lists: which lists."
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="dpo: which pairs; kto/sft/grpo/verl: the row order (a shuffle that spreads each "
+    "problem over the file); lists: which lists.",
 )
 @click.option(
     "--list-size", default="2-5", show_default=True, help="verifier-lists: a size or a range."
@@ -205,8 +210,8 @@ def stats_command(dataset_dir: Path, plot: Path | None, as_json: bool, full_chec
 @click.option(
     "--chat",
     is_flag=True,
-    help="dpo/kto/grpo: TRL's conversational format (user and assistant messages) for "
-    "instruct models, instead of plain strings; sft: a `messages` column.",
+    help="dpo/kto/sft/grpo: TRL's conversational format (user and assistant messages) for "
+    "instruct models, instead of plain strings.",
 )
 @click.option(
     "--tests",

@@ -13,8 +13,9 @@ format and split in its Parquet metadata (`codelog.export`), and the report name
   without repeating one and uses every correct solution before any is used twice.
 - `kto` (TRL KTOTrainer, unpaired): prompt, completion, label — one row per solution,
   label = is_correct.
-- `sft` (TRL SFTTrainer): the accepted solutions as prompt, completion; with `chat`, as
-  `messages` (a user and an assistant message), TRL's conversational format.
+- `sft` (TRL SFTTrainer): the accepted solutions as prompt, completion; with `chat`, each a
+  list of messages (a user message, an assistant message), which TRL still trains on the
+  completion only (a single `messages` column it would train on whole).
 - `grpo` (TRL GRPOTrainer and other prompt-only trainers): one row per group — prompt,
   problem_id, language, dialect, split — for problems with tests, which
   `codelog.execution.trl_reward.CodeReward` runs the rollouts against.
@@ -39,6 +40,13 @@ for instruct models. Solutions of a problem without a statement are left out and
 Every export carries problem_id, dialect and split (and submission ids where a row is a
 solution), so a row can be traced back to `solutions`. Files appear only when complete
 (temporary file, then rename).
+
+Order. dpo rows come by group (TRL's trainer shuffles them). Every pointwise export (kto, sft,
+grpo, verl, verl-solutions) writes its rows in a seeded shuffle (`seed`, default 0: the same
+seed, the same bytes) that spreads each problem over the file (`spread_sql`), so neighbouring
+rows come from different problems: TRL's KTOTrainer reads its file in order and pairs each
+prompt with its neighbour's completion for its KL estimate, which rows grouped by problem
+would bias.
 """
 
 from __future__ import annotations
@@ -286,14 +294,14 @@ def _query(fmt: str, chat: bool, max_pairs: int, seed: int, manifest: Mapping[st
     if fmt == "dpo":
         return dpo_sql(max_pairs, seed, chat)
     if fmt == "kto":
-        return kto_sql(chat)
+        return kto_sql(chat, seed)
     if fmt == "sft":
-        return sft_sql(chat)
+        return sft_sql(chat, seed)
     if fmt == "grpo":
-        return grpo_sql(chat)
+        return grpo_sql(chat, seed)
     if fmt == "verl":
-        return verl_sql(source)
-    return verl_solutions_sql(source)
+        return verl_sql(source, seed)
+    return verl_solutions_sql(source, seed)
 
 
 def _write_split(
@@ -381,10 +389,6 @@ def _message(role: str, content: str) -> str:
     return f"[{{'role': '{role}', 'content': {content}}}]"
 
 
-def _messages(*turns: tuple[str, str]) -> str:
-    return "[" + ", ".join(f"{{'role': '{r}', 'content': {c}}}" for r, c in turns) + "]"
-
-
 def dpo_sql(max_pairs_per_group: int, seed: int, chat: bool = False) -> str:
     """Pairs within a group of `picked`; `side` numbers each side's solutions in a seeded
     order from 0."""
@@ -434,70 +438,99 @@ def dpo_sql(max_pairs_per_group: int, seed: int, chat: bool = False) -> str:
     """
 
 
-def kto_sql(chat: bool = False) -> str:
+def spread_sql(rows: str, seed: int) -> str:
+    """`rows` (a query with columns `problem_id` and `_key`, unique within a problem) with
+    `_order`, the row's place in a seeded shuffle that spreads each problem over the file:
+    a problem's n rows, in a seeded order k = 0..n-1, sit at (k + phase) / n, its phase a
+    seeded fraction, and the file takes them by that place. Neighbouring rows so come from
+    different problems wherever the rest of the file has rows to put between them, which a
+    random shuffle gives only on average: TRL's KTOTrainer reads the file in order and
+    estimates its KL term from each row's prompt with its neighbour's completion."""
+    seed = int(seed)
+    return f"""
+    WITH placed AS (
+        SELECT *,
+               (row_number() OVER (
+                    PARTITION BY problem_id ORDER BY md5('{seed}:' || _key), _key) - 1
+                + (md5_number('{seed}:' || problem_id) % 1000003) / 1000003.0)
+               / count(*) OVER (PARTITION BY problem_id) AS _at
+        FROM ({rows})
+    )
+    SELECT * EXCLUDE (_at),
+           row_number() OVER (ORDER BY _at, md5('{seed}:' || problem_id), _key) - 1 AS _order
+    FROM placed
+    """
+
+
+def kto_sql(chat: bool = False, seed: int = 0) -> str:
+    """One row per solution of `picked`, in `spread_sql`'s order."""
     if chat:
         texts = f"{_message('user', 'p.prompt')} AS prompt, {_message('assistant', 's.code')} AS completion"
     else:
         texts = "p.prompt, s.code AS completion"
-    return f"""
+    rows = f"""
     SELECT {texts}, s.is_correct AS label,
-           s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.outcome, s.reward
+           s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.outcome, s.reward,
+           s.submission_id AS _key
     FROM picked s {_JOIN_PROMPTS}
-    ORDER BY s.problem_id, s.language, s.submission_id
     """
+    return f"SELECT * EXCLUDE (_key, _order) FROM ({spread_sql(rows, seed)}) ORDER BY _order"
 
 
-def sft_sql(chat: bool = False) -> str:
-    """The accepted solutions: what TRL's SFTTrainer reads (prompt-completion, or
-    conversational `messages`)."""
+def sft_sql(chat: bool = False, seed: int = 0) -> str:
+    """The accepted solutions, in `spread_sql`'s order: TRL's SFTTrainer's prompt-completion
+    format (with `chat`, each side a list of messages), which it trains on the completion
+    only."""
     if chat:
-        texts = f"{_messages(('user', 'p.prompt'), ('assistant', 's.code'))} AS messages"
+        texts = f"{_message('user', 'p.prompt')} AS prompt, {_message('assistant', 's.code')} AS completion"
     else:
         texts = "p.prompt, s.code AS completion"
-    return f"""
+    rows = f"""
     SELECT {texts},
-           s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.reward
+           s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.reward,
+           s.submission_id AS _key
     FROM picked s {_JOIN_PROMPTS}
     WHERE s.is_correct
-    ORDER BY s.problem_id, s.language, s.dialect NULLS FIRST, s.submission_id
     """
+    return f"SELECT * EXCLUDE (_key, _order) FROM ({spread_sql(rows, seed)}) ORDER BY _order"
 
 
-# One row per group of `picked` whose problem has tests: the unit an online trainer rolls out.
+# One row per group of `picked` whose problem has tests: the unit an online trainer rolls out;
+# `_key` tells a problem's groups apart (for spread_sql).
 _GROUPS = f"""
     SELECT s.problem_id, s.language, s.dialect, any_value(s.split) AS split,
            count(*) AS n_solutions, count(*) FILTER (WHERE s.is_correct) AS n_correct,
-           any_value(p.prompt) AS prompt, any_value(pt.spec) AS spec
+           any_value(p.prompt) AS prompt, any_value(pt.spec) AS spec,
+           s.language || ':' || coalesce(s.dialect, '') AS _key
     FROM picked s {_JOIN_PROMPTS}
     JOIN problem_tests pt ON pt.problem_id = s.problem_id
     GROUP BY s.problem_id, s.language, s.dialect
 """
 
 
-def grpo_sql(chat: bool = False) -> str:
+def grpo_sql(chat: bool = False, seed: int = 0) -> str:
     prompt = _message("user", "g.prompt") if chat else "g.prompt"
     return f"""
     SELECT {prompt} AS prompt, g.problem_id, g.language, g.dialect, g.split
-    FROM ({_GROUPS}) g
-    ORDER BY g.problem_id, g.language, g.dialect NULLS FIRST
+    FROM ({spread_sql(_GROUPS, seed)}) g
+    ORDER BY g._order
     """
 
 
-def verl_sql(data_source: str) -> str:
-    """One row per group, as verl's preprocessors write a prompt (examples/data_preprocess)."""
+def verl_sql(data_source: str, seed: int = 0) -> str:
+    """One row per group, as verl's preprocessors write a prompt (examples/data_preprocess);
+    `index` is the row's place in the file."""
     source = data_source.replace("'", "''")
     return f"""
     SELECT '{source}' AS data_source,
            {_message("user", "g.prompt")} AS prompt,
            'code' AS ability,
            {{'style': 'rule', 'ground_truth': g.spec}} AS reward_model,
-           {{'split': g.split,
-             'index': (row_number() OVER (
-                 ORDER BY g.problem_id, g.language, g.dialect NULLS FIRST)) - 1,
+           {{'split': g.split, 'index': g._order,
              'problem_id': g.problem_id, 'language': g.language, 'dialect': g.dialect,
              'n_solutions': g.n_solutions, 'n_correct': g.n_correct}} AS extra_info
-    FROM ({_GROUPS}) g
-    ORDER BY g.problem_id, g.language, g.dialect NULLS FIRST
+    FROM ({spread_sql(_GROUPS, seed)}) g
+    ORDER BY g._order
     """
 
 
@@ -515,26 +548,31 @@ def _register_problem_tests(
     )
 
 
-def verl_solutions_sql(data_source: str) -> str:
-    """One row per logged solution: the ground truth is the judge's verdict on it."""
+def verl_solutions_sql(data_source: str, seed: int = 0) -> str:
+    """One row per logged solution, in `spread_sql`'s order: the ground truth is the judge's
+    verdict on it."""
     source = data_source.replace("'", "''")
+    rows = f"""
+    SELECT s.problem_id, s.language, s.dialect, s.split, s.submission_id, s.outcome, s.reward,
+           s.is_correct, s.code, p.prompt, pt.spec, s.submission_id AS _key
+    FROM picked s {_JOIN_PROMPTS}
+    LEFT JOIN problem_tests pt ON pt.problem_id = s.problem_id
+    """
     return f"""
     SELECT '{source}' AS data_source,
-           {_message("user", "p.prompt")} AS prompt,
+           {_message("user", "s.prompt")} AS prompt,
            'code' AS ability,
            {{'style': 'rule',
              'ground_truth': json_merge_patch(
                  to_json({{'outcome': s.outcome, 'reward': s.reward,
                           'is_correct': s.is_correct}}),
-                 coalesce(pt.spec, '{{}}'))::VARCHAR}} AS reward_model,
-           {{'split': s.split,
-             'index': (row_number() OVER (ORDER BY s.problem_id, s.language, s.submission_id)) - 1,
+                 coalesce(s.spec, '{{}}'))::VARCHAR}} AS reward_model,
+           {{'split': s.split, 'index': s._order,
              'problem_id': s.problem_id, 'language': s.language, 'dialect': s.dialect,
              'submission_id': s.submission_id, 'outcome': s.outcome, 'reward': s.reward,
              'is_correct': s.is_correct, 'response': s.code}} AS extra_info
-    FROM picked s {_JOIN_PROMPTS}
-    LEFT JOIN problem_tests pt ON pt.problem_id = s.problem_id
-    ORDER BY s.problem_id, s.language, s.submission_id
+    FROM ({spread_sql(rows, seed)}) s
+    ORDER BY s._order
     """
 
 

@@ -6,7 +6,8 @@ split are those whose `split` column says so. A repair dataset built before repa
 
 - `kto` (TRL KTOTrainer): prompt, completion (the target attempt's code), label = is_correct,
   with the row's ids, step, outcome, reward, reward_improve and perturbed.
-- `sft` (TRL SFTTrainer): the correct targets as prompt, completion (`chat`: `messages`).
+- `sft` (TRL SFTTrainer): the correct targets as prompt, completion (`chat`: each a list of
+  messages, so that TRL still trains on the completion only).
 - `verl` (verl's RL dataset format): prompt as chat messages; reward_model.ground_truth is a
   JSON string {"outcome", "reward", "reward_improve", "pass_rate", "is_correct"} (the judge's
   verdict on the logged target, as for solutions); extra_info carries the target's code as
@@ -15,24 +16,36 @@ split are those whose `split` column says so. A repair dataset built before repa
 `dpo` needs two completions of one prompt; logged repairs almost never share a context, so it
 is refused rather than faked. Prompts come from codelog.prompts.render_repair_prompt (the
 trainer's function too). With `chat`, kto and sft prompts are TRL's conversational format.
-Rows whose problem has no statement are left out and counted.
+Rows whose problem has no statement are left out and counted. Rows come in the seeded shuffle of
+the solutions' pointwise exports (codelog.dataset.export.spread_sql, `seed`), so neighbouring
+rows are of different problems (TRL's KTOTrainer pairs neighbours for its KL term).
 """
 
 from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from codelog.dataset.export import EXPORT_KEY, ExportJob, ExportReport, SplitExport, each_split
+from codelog.dataset.export import (
+    EXPORT_KEY,
+    ExportJob,
+    ExportReport,
+    SplitExport,
+    each_split,
+    spread_sql,
+)
 from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import output_metadata
 from codelog.prompts import render_repair_prompt
 from codelog.recipe import Recipe
+from codelog.sql import literal
 
 REPAIR_FORMATS = ("kto", "sft", "verl")
 BATCH_ROWS = 1024
@@ -77,7 +90,7 @@ def export_repair_splits(job: ExportJob) -> ExportReport:
     def write(name: str, target: Path) -> SplitExport:
         meta = {EXPORT_KEY: json.dumps({"format": job.fmt, "split": name}).encode()}
         counts = export_repairs(
-            job.root, job.manifest, job.recipe, job.fmt, name, target, job.chat, meta
+            job.root, job.manifest, job.recipe, job.fmt, name, target, job.chat, meta, job.seed
         )
         return SplitExport(name, target, *counts)
 
@@ -93,9 +106,11 @@ def export_repairs(
     out: Path,
     chat: bool = False,
     metadata: dict[bytes, bytes] | None = None,
+    seed: int = 0,
 ) -> tuple[int, int, int, int]:
     """Write the `fmt` view of the repair dataset at `root`'s `split` to `out` (its Parquet
-    metadata with `metadata`); (rows, groups, problems, skipped)."""
+    metadata with `metadata`), its rows in `seed`'s shuffle (codelog.dataset.export.spread_sql);
+    (rows, groups, problems, skipped)."""
 
     if fmt not in REPAIR_FORMATS:
         raise CodelogError(
@@ -122,7 +137,7 @@ def export_repairs(
     columns = [*_COLUMNS, *(["split"] if has_split else [])]
     metadata = {**output_metadata(), **(metadata or {})}
     try:
-        for batch in file.iter_batches(BATCH_ROWS, columns=columns):
+        for batch in _shuffled(root / "repairs.parquet", columns, split, fmt, seed):
             records = []
             for row in batch.to_pylist():
                 row.setdefault("split", None)
@@ -168,6 +183,28 @@ def export_repairs(
     return rows, len(groups), len(problems), skipped
 
 
+def _shuffled(
+    path: Path, columns: list[str], split: str, fmt: str, seed: int
+) -> Iterator[pa.RecordBatch]:
+    """The rows of `split` (sft: the correct ones) in `seed`'s shuffle, which spreads each
+    problem over the file as the solutions' exports do; DuckDB sorts them, spilling to disk
+    past its memory limit, so a large repair dataset streams through."""
+    where = [] if split == "all" else [f"split = {literal(split)}"]
+    if fmt == "sft":
+        where.append("is_correct")
+    rows = (
+        f"SELECT {', '.join(columns)}, concat_ws(':', user_id, step, submission_id, perturbed) "
+        f"AS _key FROM read_parquet({literal(path)})"
+        + (f" WHERE {' AND '.join(where)}" if where else "")
+    )
+    con = duckdb.connect()
+    try:
+        query = f"SELECT * EXCLUDE (_key, _order) FROM ({spread_sql(rows, seed)}) ORDER BY _order"
+        yield from con.sql(query).to_arrow_reader(BATCH_ROWS)
+    finally:
+        con.close()
+
+
 def _chat(role: str, content: str) -> list[dict[str, str]]:
     return [{"role": role, "content": content}]
 
@@ -186,12 +223,13 @@ def _kto(row: dict[str, Any], prompt: str, chat: bool) -> dict[str, Any]:
 
 
 def _sft(row: dict[str, Any], prompt: str, chat: bool) -> dict[str, Any]:
-    texts = (
-        {"messages": [*_chat("user", prompt), *_chat("assistant", row["code"])]}
-        if chat
-        else {"prompt": prompt, "completion": row["code"]}
-    )
-    return {**texts, **{k: row[k] for k in _IDS}, "reward": row["reward"]}
+    # prompt and completion, as messages with `chat`: TRL trains on the completion only
+    return {
+        "prompt": _chat("user", prompt) if chat else prompt,
+        "completion": _chat("assistant", row["code"]) if chat else row["code"],
+        **{k: row[k] for k in _IDS},
+        "reward": row["reward"],
+    }
 
 
 def _verl(row: dict[str, Any], prompt: str, source: str, index: int) -> dict[str, Any]:

@@ -28,7 +28,10 @@ the completion, and a made-up reward would train on it.
 
 The pool (and each worker's warm interpreter, codelog.execution.zygote) is started by the
 first batch and kept for the next ones, as a trainer calls the reward every step; `close()`
-(or a `with` block, or garbage collection) stops it.
+(or a `with` block, or garbage collection) stops it. A `CodeReward` pickles without its pool
+(TRL's AsyncGRPOTrainer, verl's Ray workers and multiprocessing send the reward function to
+another process): the copy opens its own in the process where it scores, and gives the same
+rewards.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from codelog.errors import CodelogError
 from codelog.execution.completions import clean_completion
 from codelog.execution.judge import JudgeOptions, Program, Skipped, judge_stream, local_executor
 from codelog.execution.testcases import Problem, dataset_manifest, load_problems
+from codelog.executors import PoolExecutor
 from codelog.recipe import Recipe, load_recipe, verdict_rewards
 
 
@@ -66,13 +70,31 @@ class CodeReward:
         self.rewards = dict(rewards)
         self.options = JudgeOptions(isolation=isolation, time_scale=time_scale)  # type: ignore[arg-type]
         self.workers = workers
-        self._pool = local_executor(workers or os.cpu_count() or 1)
-        # the workers die with this object, whoever forgets to close it
-        self._closer = weakref.finalize(self, self._pool.close)
+        self._pool: PoolExecutor | None = None  # opened by the first batch (`_executor`)
+        self._pool_pid = 0  # the process that opened it
+
+    def _executor(self) -> PoolExecutor:
+        """The judging pool of this process: opened on first use, and again in a process that
+        did not open it (a fork of one that had; an unpickled copy has none)."""
+        if self._pool is None or self._pool_pid != os.getpid():
+            self._pool = local_executor(self.workers or os.cpu_count() or 1)
+            self._pool_pid = os.getpid()
+            # the workers die with this object, whoever forgets to close it
+            weakref.finalize(self, _close_in, self._pool, self._pool_pid)
+        return self._pool
 
     def close(self) -> None:
         """Stop the judging processes (a later call starts them again)."""
-        self._pool.close()
+        if self._pool is not None and self._pool_pid == os.getpid():
+            self._pool.close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy in another process needs: the problems, rewards and options, not the
+        pool (TRL's AsyncGRPOTrainer, verl's Ray workers and multiprocessing pickle a reward
+        function; each copy opens its own pool where it scores)."""
+        state = self.__dict__.copy()
+        state.update(_pool=None, _pool_pid=0)
+        return state
 
     def __enter__(self) -> CodeReward:
         return self
@@ -121,7 +143,7 @@ class CodeReward:
             code = clean_completion(problem, completion_text(completion))
             programs.append(Program(f"rollout-{i}", pid, code, language=problem.language))
         judged = judge_stream(
-            programs, self.problems, self.options, self._pool, total=len(programs)
+            programs, self.problems, self.options, self._executor(), total=len(programs)
         )
         scores = []
         for _, verdict in judged:
@@ -133,6 +155,12 @@ class CodeReward:
                 raise CodelogError(f"no reward for verdict {verdict.status!r} in the recipe")
             scores.append(float(self.rewards[verdict.status]))
         return scores
+
+
+def _close_in(pool: PoolExecutor, pid: int) -> None:
+    """Close `pool` in the process that opened it; a fork's copy is its parent's to close."""
+    if os.getpid() == pid:
+        pool.close()
 
 
 def completion_text(completion: Any) -> str:

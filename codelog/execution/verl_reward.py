@@ -1,23 +1,34 @@
 """A verl reward function: run the response against the problem's tests in the sandbox and
 return the recipe's reward for the verdict.
 
-verl's reward manager calls, for every rollout,
+verl's reward manager calls, for every rollout (verl 0.9: on its reward workers, several at a
+time on an executor's threads),
 
     compute_score(data_source=..., solution_str=<decoded response>,
                   ground_truth=row["reward_model"]["ground_truth"], extra_info=row["extra_info"])
 
 with a row of the files `codelog export --format verl --out DIR` wrote: DIR/train.parquet
 and DIR/test.parquet (verl's data.train_files and data.val_files), one row per problem. Its
-ground truth is a JSON object holding the problem's tests (stdin/stdout pairs, or
+ground truth is a JSON string holding the problem's tests (stdin/stdout pairs, or
 HumanEval-style check code), its limits and `rewards`, the recipe's reward of each CodeNet
-verdict. Point verl at this file:
+verdict. Point verl at this file, under the key your verl reads:
 
-    custom_reward_function:
-      path: <site-packages>/codelog/execution/verl_reward.py   # python -c "import codelog.execution.verl_reward as m; print(m.__file__)"
-      name: compute_score
+    reward.custom_reward_function.path=<site-packages>/codelog/execution/verl_reward.py
+    reward.custom_reward_function.name=compute_score
+    # python -c "import codelog.execution.verl_reward as m; print(m.__file__)" prints the path
 
-verl loads the file by path, so it imports nothing relative. The sandbox isolation is "auto";
-set CODELOG_SANDBOX=bwrap (or unshare, rlimits) to require one.
+verl 0.9's `verl.trainer.main_ppo` reads only `reward.custom_reward_function`
+(verl/trainer/ppo/reward.py, get_custom_reward_fn); verl up to 0.8 read the top-level
+`custom_reward_function.path/name`, which 0.9 moves under `reward` only in its fully-async
+trainer (migrate_legacy_reward_impl): set there and run with main_ppo, this function is not
+called and verl's default scorer fails on data_source "codelog/...". docs/exporting.md has
+the whole command line.
+
+verl loads the file by path (importlib, a module of its own name), so the file imports
+codelog by absolute name only; `reward_kwargs` from verl's config and the keys verl adds to
+extra_info (num_turns, ...) are accepted and ignored. Each call judges its response on its
+own (no shared pool, no shared state), so concurrent calls are safe. The sandbox isolation
+is "auto"; set CODELOG_SANDBOX=bwrap (or unshare, rlimits) to require one.
 """
 
 from __future__ import annotations
@@ -78,8 +89,10 @@ def compute_score(
     solution_str: str,
     ground_truth: str | Mapping[str, Any],
     extra_info: Mapping[str, Any] | None = None,
+    **reward_kwargs: Any,
 ) -> float:
-    """The recipe's reward for the verdict of `solution_str` on the problem's tests."""
+    """The recipe's reward for the verdict of `solution_str` on the problem's tests
+    (`reward_kwargs`: what verl's config passes along; none is read)."""
     truth = json.loads(ground_truth) if isinstance(ground_truth, str) else dict(ground_truth)
     if not truth.get("tests"):
         raise ValueError(

@@ -500,4 +500,14 @@ Verdict conflicts: {counts["verdict_conflicts"]:,} programs were judged differen
 
 Load with `datasets.load_dataset("path/to/this/dir")` (the `solutions` config by default) or
 query with `codelog sql path/to/this/dir "SELECT ..."`.
+
+For other trainers, `codelog export path/to/this/dir --format sft|dpo|kto|grpo|verl --out OUT`
+writes `OUT/train.parquet` and `OUT/test.parquet`: load them with `load_dataset("OUT")` or
+`data_files={{"train": ..., "test": ...}}`, never a glob over OUT (one split, the test problems
+in it). TRL trains on the completion only, the prompt's tokens masked: `sft` and `kto` rows are
+`prompt` + `completion`, `dpo` rows `prompt` + `chosen` / `rejected` (with `--chat`, the same
+columns as chat messages); `grpo` and `verl` rows are prompts for the trainer's own rollouts.
+`kto`, `sft`, `grpo` and `verl` rows come in a seeded shuffle (`--seed`, default 0) that puts
+rows of different problems side by side, as KTO's KL estimate needs.
+
 {_LICENSE_NOTES.get(manifest["source"], license_line)}"""

@@ -130,19 +130,21 @@ def test_sft_is_the_accepted_solutions_as_prompt_and_completion(
     assert all(p.endswith(SEPARATOR) and "Python 3" in p for p in rows["prompt"])
 
 
-def test_sft_chat_is_a_messages_column_trl_reads_as_conversational(sample_dataset, tmp_path):
+def test_sft_chat_is_prompt_and_completion_as_messages(sample_dataset, tmp_path):
+    """TRL restricts the loss to the completion only for `prompt`/`completion` columns (plain or
+    as messages); a lone `messages` column is trained on whole (tests/clients/test_sft.py)."""
     trl = pytest.importorskip("trl")
     plain = export_dataset(sample_dataset, "sft", tmp_path / "p.parquet", split="train")
     chat = export_dataset(sample_dataset, "sft", tmp_path / "c.parquet", split="train", chat=True)
     rows = pq.read_table(chat.file("train")).to_pylist()
     before = pq.read_table(plain.file("train")).to_pylist()
-    assert "prompt" not in rows[0] and "completion" not in rows[0]
+    assert "messages" not in rows[0]
     assert trl.data_utils.is_conversational(rows[0])
     for row, same in zip(rows, before, strict=True):
-        assert row["messages"] == [
-            {"role": "user", "content": same["prompt"].removesuffix(SEPARATOR)},
-            {"role": "assistant", "content": same["completion"]},
+        assert row["prompt"] == [
+            {"role": "user", "content": same["prompt"].removesuffix(SEPARATOR)}
         ]
+        assert row["completion"] == [{"role": "assistant", "content": same["completion"]}]
 
 
 def test_grpo_rows_are_one_prompt_per_problem(sample_dataset, splits, tmp_path):
@@ -218,7 +220,7 @@ def test_repair_sft_is_the_correct_targets(repairs, tmp_path):
     rows = pq.read_table(report.file("all")).to_pylist()
     table = pl.read_parquet(repairs / "repairs.parquet").filter(pl.col("is_correct"))
     assert sorted(r["submission_id"] for r in rows) == sorted(table["submission_id"])
-    assert [m["role"] for m in rows[0]["messages"]] == ["user", "assistant"]
+    assert [m["role"] for m in rows[0]["prompt"] + rows[0]["completion"]] == ["user", "assistant"]
 
 
 def test_the_hf_splits_carry_each_solutions_prompt(sample_dataset, tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pyarrow.parquet as pq
@@ -44,14 +45,20 @@ def test_a_verdict_without_a_test_count_is_the_outcome_alone():
     assert verdict_text("accepted", "5/5") == "accepted (5 of 5 tests passed)"
 
 
+def _ids(row: dict) -> tuple:
+    """What tells a repairs row apart (a perturbed copy shares its target's submission)."""
+    return row["user_id"], row["step"], row["submission_id"], row["perturbed"]
+
+
 def test_kto_export_has_a_row_per_repair_with_its_prompt(repairs, tmp_path):
     report = export_dataset(repairs, "kto", tmp_path / "kto.parquet", split="all")
     rows = pq.read_table(report.out).to_pylist()
     table = pq.read_table(repairs / "repairs.parquet").to_pylist()
     assert report.rows == len(rows) == len(table)
-    first = rows[0]
-    assert first["completion"] == table[0]["code"]
-    assert first["label"] == table[0]["is_correct"]
+    first = rows[0]  # rows come shuffled (export.spread_sql): its repair by its ids
+    [source] = [t for t in table if _ids(t) == _ids(first)]
+    assert first["completion"] == source["code"]
+    assert first["label"] == source["is_correct"]
     assert "Attempt 1:" in first["prompt"] and first["prompt"].endswith(
         "Write a corrected Python program."
     )
@@ -60,7 +67,11 @@ def test_kto_export_has_a_row_per_repair_with_its_prompt(repairs, tmp_path):
 def test_verl_export_carries_the_reward_and_the_context_ids(repairs, tmp_path):
     report = export_dataset(repairs, "verl", tmp_path / "verl.parquet", split="all")
     row = pq.read_table(report.out).to_pylist()[0]
-    table = pq.read_table(repairs / "repairs.parquet").to_pylist()[0]
+    [table] = [
+        t
+        for t in pq.read_table(repairs / "repairs.parquet").to_pylist()
+        if _ids(t) == _ids(row["extra_info"])
+    ]
     truth = json.loads(row["reward_model"]["ground_truth"])
     assert truth["reward"] == table["reward"] and truth["reward_improve"] == table["reward_improve"]
     assert row["extra_info"]["context_ids"] == [a["submission_id"] for a in table["context"]]
@@ -95,3 +106,14 @@ def test_sql_and_stats_commands_know_a_repair_dataset(repairs):
     result = runner.invoke(cli, ["stats", str(repairs)])
     assert result.exit_code == 0, result.output
     assert "trajectory length" in result.output and "wrong_answer" in result.output
+
+
+def test_pointwise_repair_rows_come_in_the_seeds_shuffle(repairs, tmp_path):
+    """As the solutions' exports (codelog.dataset.export.spread_sql): neighbouring rows of
+    different problems, for KTO's KL pairs; the same seed, the same bytes."""
+    first = export_dataset(repairs, "kto", tmp_path / "a.parquet", split="train")
+    again = export_dataset(repairs, "kto", tmp_path / "b.parquet", split="train", seed=0)
+    assert first.out.read_bytes() == again.out.read_bytes()
+    ids = pq.read_table(first.out, columns=["problem_id"]).column("problem_id").to_pylist()
+    same = sum(a == b for a, b in itertools.pairwise(ids))
+    assert len(set(ids)) > 1 and same <= len(ids) // 20, f"{same} of {len(ids)} neighbours"
