@@ -293,6 +293,15 @@ def _change(result: RunResult, prefix: str) -> Difference | None:
     return paired(*groups) if groups and groups[0] else None
 
 
+def _judged(result: RunResult, prefix: str) -> tuple[str, Difference | None, str]:
+    """The change's word (codelog.uncertainty), the change, and its size (unsigned) ± its
+    standard error."""
+    change = _change(result, prefix)
+    if change is None:
+        return NOISE, None, ""
+    return change.word, change, plus_minus(abs(change.mean), change.stderr).lstrip("+")
+
+
 def _groups(n: int, what: str) -> str:
     return f"{n} {what}group{'s' if n != 1 else ''}"
 
@@ -336,22 +345,18 @@ def conclusions(result: RunResult) -> list[str]:
     groups = _groups(result.train_groups, "training ")
     if fit[0] is not None and fit[1] is not None:
         figures = f"{fit[0]:+.4f} -> {fit[1]:+.4f} nats/token"
-        change = _change(result, "train_")
-        word = change.word if change is not None else NOISE
+        word, change, by = _judged(result, "train_")
         if word == BETTER:
-            assert change is not None
             lines.append(
                 f"Shown: on the {groups} it trains on, the margin of correct over incorrect "
-                f"solutions rose by {plus_minus(change.mean, change.stderr)} ({figures}; ± the "
-                "standard error of the paired difference per group): the model learns from "
-                "these rewards."
+                f"solutions rose by +{by} ({figures}; ± the standard error of the paired "
+                "difference per group): the model learns from these rewards."
             )
         elif word == WORSE:
-            assert change is not None
             lines.append(
                 f"Not shown: on the {groups} it trains on, the margin of correct over incorrect "
-                f"solutions fell by {plus_minus(-change.mean, change.stderr)} ({figures}), "
-                "beyond noise; more steps or another --lr may."
+                f"solutions fell by {by} ({figures}), beyond noise; more steps or another --lr "
+                "may."
             )
         else:
             lines.append(
@@ -363,19 +368,16 @@ def conclusions(result: RunResult) -> list[str]:
         heldout = result.heldout["groups"] if result.heldout else 0
         where = _groups(heldout, "held-out ")
         figures = f"{held[0]:+.4f} -> {held[1]:+.4f}"
-        change = _change(result, "")
-        word = change.word if change is not None else NOISE
+        word, change, by = _judged(result, "")
         if word == BETTER:
-            assert change is not None
             lines.append(
-                f"Shown: on {where} it rose too, by {plus_minus(change.mean, change.stderr)} "
-                f"({figures}): it carries over to solutions the run never saw."
+                f"Shown: on {where} it rose too, by +{by} ({figures}): it carries over to "
+                "solutions the run never saw."
             )
         elif word == WORSE:
-            assert change is not None
             lines.append(
-                f"Not shown: transfer. On {where} the margin fell by "
-                f"{plus_minus(-change.mean, change.stderr)} ({figures}), beyond noise."
+                f"Not shown: transfer. On {where} the margin fell by {by} ({figures}), beyond "
+                "noise."
             )
         elif heldout < 2:
             lines.append(
