@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 import codelog
-from codelog.evaluation.results import compare_summaries
+from codelog.errors import CodelogError
+from codelog.evaluation.results import compare_summaries, load_summary
 from codelog.execution.journal import journal_path
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks"
@@ -184,6 +185,12 @@ def test_compare_pairs_problems_per_difficulty_and_names_those_one_run_lacks() -
     assert levels["interview"]["pass@1"]["stderr"] == 0.0  # both rose by 0.25 exactly
     assert levels["interview"]["pass@1"]["word"] == "better"
     assert levels["introductory"]["pass@1"]["n"] == 2
+
+
+def test_compare_with_a_summary_without_per_problem_figures_is_one_error(tmp_path: Path) -> None:
+    (tmp_path / "summary.json").write_text(json.dumps({"ks": [1], "pass@1": 0.5}))
+    with pytest.raises(CodelogError, match=r"--compare .*summary.json has no per_problem figures"):
+        load_summary(tmp_path)
 
 
 def test_eval_resumes_after_a_kill_and_writes_the_bytes_of_an_uninterrupted_run(
