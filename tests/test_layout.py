@@ -31,6 +31,7 @@ LEAVES = {
     "dialects",
     "executors",  # where pure functions run (local pool, Ray): stage/ and execution/ share it
     "ci_format",
+    "uncertainty",  # the paired difference and its word: training/ and evaluation/ share it
 }
 FLOW = [
     "execution",

@@ -195,7 +195,8 @@ def judge(
 @click.option(
     "--compare",
     type=click.Path(path_type=Path, exists=True),
-    help="An earlier eval's directory: print and record this run's pass@k against it.",
+    help="An earlier eval's directory: print and record this run's pass@k against it, paired "
+    "per problem (each difference ± its standard error, 95% interval, better/worse/within noise).",
 )
 @executor_option
 @force_option

@@ -22,6 +22,8 @@ a column's figure is its mean over the column's problems, and its standard error
 error of that mean: the sample standard deviation (ddof 1) of the per-problem estimates over the
 square root of the number of problems (None with a single problem). It covers which problems
 were drawn and each problem's sampling noise; it treats the problems as independent draws.
+Whether two rows differ is judged paired, per problem both scored (each row's `against`: minus
+the base model, minus SFT; codelog.uncertainty), not from the two standard errors.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import math
 import os
 import re
 import shutil
@@ -49,9 +50,12 @@ from codelog.files import (
 )
 from codelog.progress import _clock
 from codelog.recipe import Experiment, Recipe, load_recipe
+from codelog.uncertainty import mean_and_stderr, plus_minus
 from codelog.version import __version__
 
 BASE = "base"  # the row of the untrained model
+SFT = "sft"
+COMPARED_WITH = (BASE, SFT)  # each row's paired differences are against these (the paper's)
 HELDOUT = "heldout"  # the dataset's test split, as `codelog train --eval-samples` evaluates
 MARKER = "experiment.json"
 CELL_FILE = "cell.json"
@@ -498,6 +502,12 @@ def evaluate_model(
         "samples": summary["samples"],
         "skipped": summary["skipped"],
         "by_difficulty": by_difficulty(summary["per_problem"], e.k),
+        # what the rows are paired on: each problem's pass@k (and difficulty)
+        "per_problem": {
+            pid: {key: value for key, value in entry.items() if key.startswith("pass@")}
+            | ({"difficulty": entry["difficulty"]} if entry.get("difficulty") else {})
+            for pid, entry in summary["per_problem"].items()
+        },
     }
 
 
@@ -521,17 +531,6 @@ def by_difficulty(
             row[f"pass@{k}"], row[f"stderr@{k}"] = mean, stderr
         figures[level] = row
     return figures
-
-
-def mean_and_stderr(values: Sequence[float]) -> tuple[float | None, float | None]:
-    """The mean of per-problem estimates and its standard error (None below two problems)."""
-    if not values:
-        return None, None
-    mean = sum(values) / len(values)
-    if len(values) < 2:
-        return mean, None
-    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
-    return mean, math.sqrt(variance / len(values))
 
 
 def _difficulty_key(level: str) -> tuple[int, str]:
@@ -567,12 +566,42 @@ def results_data(plan: Plan, cells: Sequence[Mapping[str, Any]]) -> dict[str, An
                 "algo": cell["algo"],
                 "model": cell["model"],
                 "training": cell["training"],
-                "results": cell["results"],
+                "results": {
+                    benchmark: {key: v for key, v in result.items() if key != "per_problem"}
+                    for benchmark, result in cell["results"].items()
+                },
+                "against": against(cell, cells, e.k),
                 "seconds": cell["seconds"],
             }
             for cell in cells
         ],
     }
+
+
+def against(
+    cell: Mapping[str, Any], cells: Sequence[Mapping[str, Any]], ks: Sequence[int]
+) -> dict[str, dict[str, Any]]:
+    """The paper's comparisons: this row minus the base model's and minus SFT's, paired per
+    problem both scored (codelog.evaluation.results.paired_pass_at_k), per benchmark and
+    difficulty: {"base": {benchmark: {level: {"pass@k": ...}}}, "sft": ...}. The base row has
+    none (SFT's row against it says base against SFT); a cell finished before per-problem
+    figures were kept has none to pair, and is left out."""
+    from codelog.evaluation.results import paired_pass_at_k
+
+    rows = {c["algo"]: c for c in cells}
+    out: dict[str, dict[str, Any]] = {}
+    if cell["algo"] == BASE:
+        return out
+    for reference in COMPARED_WITH:
+        other = rows.get(reference)
+        if other is None or reference == cell["algo"]:
+            continue
+        out[reference] = {}
+        for benchmark, result in cell["results"].items():
+            mine, theirs = result.get("per_problem"), other["results"][benchmark].get("per_problem")
+            if mine is not None and theirs is not None:
+                out[reference][benchmark] = paired_pass_at_k(theirs, mine, ks)
+    return out
 
 
 def columns_of(cells: Sequence[Mapping[str, Any]], e: Experiment) -> list[tuple[str, str, int]]:
@@ -615,11 +644,47 @@ def results_markdown(results: Mapping[str, Any]) -> str:
         f"pass@k in percent ± its standard error; n = {results['n']} samples per problem "
         f"(temperature {results['temperature']}, at most {results['max_new_tokens']} new "
         f"tokens, seed {results['seed']}); {problems}.",
-        f"Estimator: {results['estimator']}. A difference smaller than about twice the "
-        "standard errors combined is within the noise.",
+        f"Estimator: {results['estimator']}.",
         "",
     ]
+    differences = [
+        (row["algo"], reference, row.get("against", {}).get(reference, {}))
+        for reference in COMPARED_WITH
+        for row in results["rows"]
+        if reference in row.get("against", {})
+    ]
+    if differences:
+        lines += [
+            "## Paired differences",
+            "",
+            "| difference | " + " | ".join(head[1:]) + " |",
+            "|" + "---|" + "---:|" * len(columns),
+        ]
+        for algo, reference, figures in differences:
+            cells = []
+            for benchmark, level, k in columns:
+                v = figures.get(benchmark, {}).get(level, {}).get(f"pass@{k}")
+                cells.append(
+                    "-"
+                    if v is None
+                    else f"{plus_minus(100 * v['difference'], _scaled(v['stderr']), 2)} {v['word']}"
+                )
+            lines.append(f"| {algo} - {reference} | " + " | ".join(cells) + " |")
+        lines += [
+            "",
+            "Each method minus the base model and minus SFT on the same problems: the mean of "
+            "the per-problem differences in pass@k, in percentage points, ± its standard error "
+            "(ddof 1, over the problems both scored). better or worse when its 95% interval "
+            "(Student's t over those problems) leaves out 0; otherwise within noise. Paired, "
+            "because a problem hard for one method is hard for the other: the per-problem "
+            "difference removes that, where comparing the two standard errors above does not.",
+            "",
+        ]
     return "\n".join(lines)
+
+
+def _scaled(stderr: float | None) -> float | None:
+    return None if stderr is None else 100 * stderr
 
 
 def _benchmark_name(benchmark: str) -> str:

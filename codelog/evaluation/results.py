@@ -1,6 +1,6 @@
 """What an eval run reports, built one judged sample at a time (so a million samples never sit
 in memory): pass@k overall and per difficulty, the outcome mix of the failures, per-test pass
-rates when every test ran, and the comparison with an earlier run.
+rates when every test ran, and the comparison with an earlier run (paired per problem).
 
 pass@k of a difficulty is the mean over its problems, as the overall figure is over all of
 them (APPS reports its levels this way). Failures are counted by verdict (Wrong Answer,
@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from codelog.errors import CodelogError
+from codelog.uncertainty import paired, plus_minus
 
 ALL = "all"
+SHOWN_IDS = 10  # problems named in the printed comparison (summary.json names them all)
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -152,34 +154,66 @@ def load_summary(run: Path) -> dict[str, Any]:
         raise CodelogError(f"--compare {run}: no readable summary.json ({exc})") from None
     if not isinstance(summary, dict) or "ks" not in summary:
         raise CodelogError(f"--compare {run}: {path} is not a codelog eval summary")
+    if not isinstance(summary.get("per_problem"), dict):
+        raise CodelogError(
+            f"--compare {run}: {path} has no per_problem figures to pair this run's with; "
+            "score that run again with this codelog (codelog eval --samples its samples.jsonl)"
+        )
     return summary
 
 
 def compare_summaries(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
-    """Each pass@k both runs report, overall and per difficulty: before, after, delta."""
-    rows: dict[str, Any] = {}
+    """This run against an earlier one, paired per problem (codelog.uncertainty).
 
-    def put(level: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
-        for key in sorted(set(old) & set(new)):
-            if key.startswith("pass@"):
-                rows.setdefault(level, {})[key] = {
-                    "before": old[key],
-                    "after": new[key],
-                    "delta": new[key] - old[key],
-                }
-
-    put(ALL, before, after)
-    old_levels, new_levels = before.get("by_difficulty") or {}, after.get("by_difficulty") or {}
-    for level in sorted(set(old_levels) & set(new_levels)):
-        put(level, old_levels[level], new_levels[level])
+    For each pass@k both runs report, overall and per difficulty: `before` and `after` (the
+    means over the problems both runs scored) and their paired difference with its standard
+    error, 95% interval, number of problems and word (better, worse, within noise). Problems
+    only one run scored are named in `only_before` / `only_after` and left out of every
+    figure: mixed in, they would compare different problems, not the two runs."""
+    old, new = before["per_problem"], after["per_problem"]
+    ks = sorted(set(before["ks"]) & set(after["ks"]))
+    levels = paired_pass_at_k(old, new, ks)
+    comparison: dict[str, Any] = {"overall": levels.pop(ALL)}
+    if levels:
+        comparison["by_difficulty"] = levels
+    comparison["only_before"] = sorted(set(old) - set(new))
+    comparison["only_after"] = sorted(set(new) - set(old))
     if before.get("benchmark") != after.get("benchmark") or before.get("split") != after.get(
         "split"
     ):
-        rows["note"] = (
+        comparison["note"] = (
             f"different benchmarks or splits: {before.get('benchmark')} "
             f"({before.get('split')}) vs {after.get('benchmark')} ({after.get('split')})"
         )
-    return rows
+    return comparison
+
+
+def paired_pass_at_k(
+    old: Mapping[str, Mapping[str, Any]], new: Mapping[str, Mapping[str, Any]], ks: Sequence[int]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """pass@k of two runs paired per problem, over all problems both scored (ALL) and over each
+    difficulty a problem's entry names: level -> "pass@k" -> before and after (means over the
+    paired problems) and the paired difference (codelog.uncertainty's figures and word). A
+    pass@k either run could not estimate for a problem (k above its samples) leaves it out."""
+    both = sorted(set(old) & set(new))
+    levels: dict[str, list[str]] = {ALL: both}
+    for pid in both:
+        level = new[pid].get("difficulty") or old[pid].get("difficulty")
+        if level:
+            levels.setdefault(str(level), []).append(pid)
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for level in [ALL, *sorted(set(levels) - {ALL})]:
+        pids, out[level] = levels[level], {}
+        for key in (f"pass@{k}" for k in ks):
+            scored = [p for p in pids if key in old[p] and key in new[p]]
+            if scored:
+                first, second = [old[p][key] for p in scored], [new[p][key] for p in scored]
+                out[level][key] = {
+                    "before": math.fsum(first) / len(scored),
+                    "after": math.fsum(second) / len(scored),
+                    **paired(first, second).to_dict(),
+                }
+    return out
 
 
 def print_tables(summary: Mapping[str, Any], comparison: Mapping[str, Any] | None) -> None:
@@ -209,18 +243,52 @@ def print_tables(summary: Mapping[str, Any], comparison: Mapping[str, Any] | Non
         )
     console.print(table)
     if comparison:
-        diff = Table(title="compared with the earlier run")
-        for column in ("difficulty", "metric", "before", "after", "delta"):
-            diff.add_column(
-                column, justify="left" if column in ("difficulty", "metric") else "right"
+        print_comparison(comparison)
+
+
+def print_comparison(comparison: Mapping[str, Any]) -> None:
+    """The paired differences as a table; the problems left out, named, beneath it."""
+    from rich.table import Table
+
+    from codelog.progress import console
+
+    diff = Table(title="compared with the earlier run (paired per problem)", caption_justify="left")
+    columns = ("difficulty", "metric", "problems", "before", "after", "difference", "95%", "")
+    for column in columns:
+        diff.add_column(
+            column, justify="left" if column in ("difficulty", "metric", "") else "right"
+        )
+    rows = [(ALL, comparison["overall"]), *(comparison.get("by_difficulty") or {}).items()]
+    for level, metrics in rows:
+        for key, v in metrics.items():
+            interval = v["interval95"]
+            diff.add_row(
+                level,
+                key,
+                str(v["n"]),
+                f"{v['before']:.4f}",
+                f"{v['after']:.4f}",
+                plus_minus(v["difference"], v["stderr"]),
+                f"{interval[0]:+.4f} to {interval[1]:+.4f}" if interval else "-",
+                v["word"],
             )
-        for level, metrics in comparison.items():
-            if level == "note":
-                continue
-            for key, v in metrics.items():
-                diff.add_row(
-                    level, key, f"{v['before']:.4f}", f"{v['after']:.4f}", f"{v['delta']:+.4f}"
-                )
-        if "note" in comparison:
-            diff.caption = comparison["note"]
-        console.print(diff)
+    notes = [
+        f"{len(pids)} problem{'s' if len(pids) != 1 else ''} only {which} scored, left out: "
+        + ", ".join(pids[:SHOWN_IDS])
+        + (f" and {len(pids) - SHOWN_IDS} more" if len(pids) > SHOWN_IDS else "")
+        for which, pids in (
+            ("the earlier run", comparison["only_before"]),
+            ("this run", comparison["only_after"]),
+        )
+        if pids
+    ]
+    if "note" in comparison:
+        notes.append(comparison["note"])
+    diff.caption = "\n".join(
+        [
+            "difference: after - before ± its standard error; 95%: Student's t interval; "
+            "better or worse only when the interval leaves out 0",
+            *notes,
+        ]
+    )
+    console.print(diff)

@@ -2,7 +2,10 @@
 
 The held-out margin: per group, the mean token log-prob of held-out correct solutions minus that
 of held-out incorrect ones (solutions the run never trains on), averaged over groups. It is
-computed at the start, every `eval_every` steps and at the end, sharded over the ranks.
+computed at the start, every `eval_every` steps and at the end, sharded over the ranks. Each
+group's margin is kept too: the same groups before and after give the change's paired standard
+error (codelog.uncertainty), which the summary's conclusions judge it by, with the smallest
+change the float32 log-probs resolve (`resolution`).
 
 The hook: `Evaluator`, a callable taking an `EvalContext` and returning named numbers. The loop
 calls each evaluator of TrainOptions.evaluators at the same points as the margin, on every rank
@@ -58,10 +61,11 @@ def heldout_margin(
     rank: int = 0,
     world: int = 1,
     reduce: Callable[[torch.Tensor], torch.Tensor] | None = None,
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Held-out margin: per group, mean token log-prob of correct minus incorrect solutions;
-    averaged over groups. `eval_set` holds (group, is_correct, ids, prompt length). Rank r
-    computes solutions r, r + world, ...; `reduce` sums the ranks' parts."""
+    averaged over groups (`group_margins`: each group's, in group order). `eval_set` holds
+    (group, is_correct, ids, prompt length). Rank r computes solutions r, r + world, ...;
+    `reduce` sums the ranks' parts."""
     was_training = model.training
     model.eval()
     per_token = torch.zeros(len(eval_set), dtype=torch.float64)
@@ -93,12 +97,18 @@ def heldout_margin(
         np.mean([per_token[i] for i, e in enumerate(eval_set) if e[0] == g and not e[1]])
         for g in groups
     ]
+    margins = np.subtract(good, bad)
     return {
-        "margin": float(np.mean(np.subtract(good, bad))),
+        "margin": float(np.mean(margins)),
         "logp_correct": float(np.mean(good)),
         "logp_incorrect": float(np.mean(bad)),
         "groups": len(groups),
         "solutions": len(eval_set),
+        "group_margins": [float(m) for m in margins],
+        # The log-probs are float32 (logprobs.token_logps): when the weights barely move, each
+        # one moves by whole float32 spacings, so a margin's change within two spacings at
+        # their largest magnitude (one at each end) is rounding, not learning.
+        "resolution": float(2 * np.spacing(np.float32(np.abs(per_token).max()))),
     }
 
 

@@ -79,6 +79,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         before, run.totals["evaluations_before"] = evaluate(run, 0)
         run.totals["margin_before"] = before and before["margin"]
         run.totals["train_margin_before"] = before and before.get("train_margin")
+        run.totals["heldout_before"] = before  # its groups' margins: the change's paired SE
     train_steps(run)
     after, evaluations = evaluate(run, run.step) if run.step == run.t.steps else (None, {})
     run.log.close()
@@ -93,6 +94,7 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         train_margin_before=totals.get("train_margin_before"),
         train_margin_after=after and after.get("train_margin"),
         train_groups=(after or {}).get("train_groups", 0),
+        heldout_before=totals.get("heldout_before"),
         model=run.t.model,
         sequences=totals["sequences"],
         truncated=totals["truncated"],
@@ -407,7 +409,7 @@ def optimizer_step(run: Run, batch: StepData) -> tuple[dict[str, float], float]:
     return sums, grad_norm
 
 
-def evaluate(run: Run, at: int) -> tuple[dict[str, float] | None, dict[str, dict[str, float]]]:
+def evaluate(run: Run, at: int) -> tuple[dict[str, Any] | None, dict[str, dict[str, float]]]:
     """The held-out margin, and each evaluator's figures by name, logged at step `at`."""
     d = run.d
     policy = unwrap(run.model)
@@ -416,8 +418,15 @@ def evaluate(run: Run, at: int) -> tuple[dict[str, float] | None, dict[str, dict
         margin = margin_of(run, policy, run.eval_set)
         if run.fit_set:  # the same on training groups: the method at work on what it sees
             fit = margin_of(run, policy, run.fit_set)
-            margin |= {"train_margin": fit["margin"], "train_groups": fit["groups"]}
-        run.log.write({"event": "eval", "name": "margin", "step": at, **margin})
+            margin |= {
+                "train_margin": fit["margin"],
+                "train_groups": fit["groups"],
+                "train_group_margins": fit["group_margins"],
+                "train_resolution": fit["resolution"],
+            }
+        # metrics.jsonl keeps the figures; the per-group lists are for the summary's conclusions
+        logged = {k: v for k, v in margin.items() if not isinstance(v, list)}
+        run.log.write({"event": "eval", "name": "margin", "step": at, **logged})
     for name, evaluator in run.options.evaluators:
         was_training = policy.training
         policy.eval()
@@ -434,7 +443,7 @@ def evaluate(run: Run, at: int) -> tuple[dict[str, float] | None, dict[str, dict
     return margin, figures
 
 
-def margin_of(run: Run, policy: torch.nn.Module, solutions: list) -> dict[str, float]:
+def margin_of(run: Run, policy: torch.nn.Module, solutions: list) -> dict[str, Any]:
     """The margin (codelog.training.evaluation.heldout_margin) of `policy` on `solutions`."""
     d = run.d
     return heldout_margin(

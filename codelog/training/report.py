@@ -17,6 +17,16 @@ from typing import Any
 
 from codelog.progress import LogProgress, bars, console
 from codelog.training.options import TrainingError
+from codelog.uncertainty import (
+    BETTER,
+    NOISE,
+    WORSE,
+    Difference,
+    mean_and_stderr,
+    paired,
+    plus_minus,
+    t_quantile,
+)
 
 REPORTERS = {"tensorboard", "wandb"}
 
@@ -43,6 +53,10 @@ class RunResult:
     train_margin_after: float | None = None
     train_groups: int = 0  # how many training groups that margin is measured on
     model: str = ""  # the recipe's --model ("tiny": the 2-layer model built on the dataset)
+    # the held-out evaluation at the start, as `heldout` at the end: each group's margin at
+    # both ends gives the change's paired standard error (None: not measured, or a run resumed
+    # from a checkpoint that predates it)
+    heldout_before: dict[str, Any] | None = None
 
 
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:
@@ -209,7 +223,7 @@ def print_summary(result: RunResult) -> None:
     if result.rank != 0:
         return
     margin = (
-        f"{result.margin_before:+.4f} -> {result.margin_after:+.4f}"
+        _before_after(result.margin_before, result.margin_after, _margins(result, ""))
         if result.margin_before is not None and result.margin_after is not None
         else "not measured (no held-out groups; see --eval-fraction)"
     )
@@ -221,10 +235,10 @@ def print_summary(result: RunResult) -> None:
         console.print(f"  time per step             {result.step_seconds:.2f} s")
     console.print(f"  held-out margin (logp/tok correct - incorrect)  {margin}")
     if result.train_margin_before is not None and result.train_margin_after is not None:
-        console.print(
-            f"  margin on training groups {result.train_margin_before:+.4f} -> "
-            f"{result.train_margin_after:+.4f}"
+        fit = _before_after(
+            result.train_margin_before, result.train_margin_after, _margins(result, "train_")
         )
+        console.print(f"  margin on training groups {fit}")
     if result.heldout:
         h = result.heldout
         console.print(
@@ -251,37 +265,130 @@ def print_summary(result: RunResult) -> None:
         console.print(line, soft_wrap=True)
 
 
+def _margins(result: RunResult, prefix: str) -> tuple[list[float], list[float], float] | None:
+    """Each group's margin at the start and the end, and the smallest change they resolve (the
+    held-out groups: prefix ""; the training groups: "train_"); None when not kept."""
+    before, after = result.heldout_before or {}, result.heldout or {}
+    key = f"{prefix}group_margins"
+    if key not in before or key not in after or len(before[key]) != len(after[key]):
+        return None
+    resolution = max(before.get(f"{prefix}resolution", 0.0), after.get(f"{prefix}resolution", 0.0))
+    return before[key], after[key], resolution
+
+
+def _before_after(
+    before: float, after: float, groups: tuple[list[float], list[float], float] | None
+) -> str:
+    """ "-0.0142 ± 0.0106 -> +0.2269 ± 0.0412": each margin ± its standard error over the
+    groups it averages (none below two groups, or when the groups were not kept)."""
+    return " -> ".join(
+        plus_minus(margin, mean_and_stderr(each)[1] if groups else None)
+        for margin, each in zip((before, after), groups[:2] if groups else ((), ()), strict=True)
+    )
+
+
+def _change(result: RunResult, prefix: str) -> Difference | None:
+    """The margin's paired change over the groups measured at both ends."""
+    groups = _margins(result, prefix)
+    return paired(*groups) if groups and groups[0] else None
+
+
+def _judged(result: RunResult, prefix: str) -> tuple[str, Difference | None, str]:
+    """The change's word (codelog.uncertainty), the change, and its size (unsigned) ± its
+    standard error."""
+    change = _change(result, prefix)
+    if change is None:
+        return NOISE, None, ""
+    return change.word, change, plus_minus(abs(change.mean), change.stderr).lstrip("+")
+
+
+def _groups(n: int, what: str) -> str:
+    return f"{n} {what}group{'s' if n != 1 else ''}"
+
+
+def _why_noise(change: Difference | None, groups: int, what: str) -> str:
+    """Why a change is not shown: its figures against its noise, and what would show it."""
+    if change is None or change.stderr is None:
+        if groups < 2:
+            return "a change needs at least 2 groups to be told from noise"
+        return (
+            "the groups' margins at the start were not kept (a run resumed from an older "
+            "checkpoint), so the change cannot be told from noise"
+        )
+    figures = (
+        f"the change, {plus_minus(change.mean, change.stderr)} nats/token (± the standard error "
+        f"of the paired difference over the {_groups(change.n, what)}), is within noise"
+    )
+    if abs(change.mean) <= change.resolution:
+        return (
+            f"{figures}: no larger than the float32 rounding of the log-probs it is made of "
+            f"({change.resolution:.1e})"
+        )
+    figures += f": it would need to exceed {t_quantile(change.n - 1):.2f} standard errors"
+    needed = change.needed()
+    if needed is not None and needed > change.n:
+        figures += f"; about {needed} {what}groups at this spread would show a change this size"
+    return figures
+
+
 def conclusions(result: RunResult) -> list[str]:
-    """Plain sentences on what the run's numbers show and what they do not (the summary's end)."""
+    """Plain sentences on what the run's numbers show and what they do not (the summary's end).
+
+    A change is shown only when its 95% interval leaves out zero (codelog.uncertainty: the
+    paired difference per group, Student's t over the groups: more than 2.04 standard errors
+    on up to 32 training groups) and it is larger than the float32 rounding of the log-probs;
+    otherwise the sentence gives the change and its standard error, calls it noise, and says
+    how many groups would show a change that size."""
     lines = []
     fit = (result.train_margin_before, result.train_margin_after)
     held = (result.margin_before, result.margin_after)
-    groups = f"{result.train_groups} training group{'s' if result.train_groups != 1 else ''}"
+    groups = _groups(result.train_groups, "training ")
     if fit[0] is not None and fit[1] is not None:
-        if fit[1] > fit[0]:
+        figures = f"{fit[0]:+.4f} -> {fit[1]:+.4f} nats/token"
+        word, change, by = _judged(result, "train_")
+        if word == BETTER:
             lines.append(
                 f"Shown: on the {groups} it trains on, the margin of correct over incorrect "
-                f"solutions rose ({fit[0]:+.4f} -> {fit[1]:+.4f} nats/token): the model learns "
-                "from these rewards."
+                f"solutions rose by +{by} ({figures}; ± the standard error of the paired "
+                "difference per group): the model learns from these rewards."
+            )
+        elif word == WORSE:
+            lines.append(
+                f"Not shown: on the {groups} it trains on, the margin of correct over incorrect "
+                f"solutions fell by {by} ({figures}), beyond noise; more steps or another --lr "
+                "may."
             )
         else:
             lines.append(
                 f"Not shown: on the {groups} it trains on, the margin of correct over incorrect "
-                f"solutions did not rise ({fit[0]:+.4f} -> {fit[1]:+.4f} nats/token); more "
-                "steps or another --lr may."
+                f"solutions went {figures}; {_why_noise(change, result.train_groups, 'training ')}"
+                ". More steps or another --lr may."
             )
     if held[0] is not None and held[1] is not None:
         heldout = result.heldout["groups"] if result.heldout else 0
-        where = f"{heldout} held-out group{'s' if heldout != 1 else ''}"
-        if held[1] > held[0]:
+        where = _groups(heldout, "held-out ")
+        figures = f"{held[0]:+.4f} -> {held[1]:+.4f}"
+        word, change, by = _judged(result, "")
+        if word == BETTER:
             lines.append(
-                f"Shown: on {where} it rose too ({held[0]:+.4f} -> {held[1]:+.4f}): it carries "
-                "over to solutions the run never saw."
+                f"Shown: on {where} it rose too, by +{by} ({figures}): it carries over to "
+                "solutions the run never saw."
+            )
+        elif word == WORSE:
+            lines.append(
+                f"Not shown: transfer. On {where} the margin fell by {by} ({figures}), beyond "
+                "noise."
+            )
+        elif heldout < 2:
+            lines.append(
+                f"Not shown: transfer. On {where} the margin went {figures}; {where} cannot "
+                "show transfer at all (a standard error over groups needs at least 2): a "
+                "dataset with more test problems can."
             )
         else:
             lines.append(
-                f"Not shown: transfer. On {where} the margin went {held[0]:+.4f} -> "
-                f"{held[1]:+.4f}; {groups} are too few to generalise from."
+                f"Not shown: transfer. On {where} the margin went {figures}; "
+                f"{_why_noise(change, heldout, 'held-out ')}."
             )
     passes = [
         after[k]

@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 import codelog
+from codelog.errors import CodelogError
+from codelog.evaluation.results import compare_summaries, load_summary
 from codelog.execution.journal import journal_path
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks"
@@ -120,9 +122,75 @@ def test_compare_sets_a_run_against_an_earlier_one(tmp_path: Path) -> None:
         MBPP, samples_file=trained, split="all", out=tmp_path / "trained",
         compare=tmp_path / "base",
     )  # fmt: skip
-    assert result.comparison == {"all": {"pass@1": {"before": 0.5, "after": 1.0, "delta": 0.5}}}
+    # per problem 0 -> 1 on the 5 broken ones, 1 -> 1 on the others: differences five 1s and
+    # five 0s, mean 0.5, sd sqrt(2.5 / 9), standard error sqrt(2.5 / 90) = 1/6; t(9) = 2.2622
+    figures = result.comparison["overall"]["pass@1"]
+    assert (figures["before"], figures["after"], figures["n"]) == (0.5, 1.0, 10)
+    assert figures["difference"] == 0.5 and figures["stderr"] == pytest.approx(1 / 6)
+    assert figures["interval95"] == pytest.approx([0.5 - 2.2622 / 6, 0.5 + 2.2622 / 6], abs=1e-4)
+    assert figures["word"] == "better"
+    assert result.comparison["only_before"] == result.comparison["only_after"] == []
     summary = json.loads((tmp_path / "trained" / "summary.json").read_text())
     assert summary["compared_with"] == result.comparison
+
+    # The run against itself: 0 ± 0, within noise.
+    again = codelog.evaluate(
+        MBPP, samples_file=trained, split="all", out=tmp_path / "again",
+        compare=tmp_path / "trained",
+    )  # fmt: skip
+    same = again.comparison["overall"]["pass@1"]
+    assert (same["difference"], same["stderr"], same["interval95"]) == (0.0, 0.0, [0.0, 0.0])
+    assert same["word"] == "within noise"
+
+
+def test_compare_pairs_problems_per_difficulty_and_names_those_one_run_lacks() -> None:
+    def summary(per_problem: dict) -> dict:
+        return {"benchmark": "apps", "split": "test", "ks": [1, 2], "per_problem": per_problem}
+
+    def problem(level: str, p1: float, p2: float | None = None) -> dict:
+        return {"difficulty": level, "pass@1": p1, **({"pass@2": p2} if p2 is not None else {})}
+
+    before = summary(
+        {
+            "a": problem("interview", 0.0, 0.0),
+            "b": problem("interview", 0.5, 1.0),
+            "c": problem("introductory", 0.25, 0.5),
+            "d": problem("introductory", 0.5, 0.75),
+            "gone": problem("interview", 1.0, 1.0),
+        }
+    )
+    after = summary(
+        {
+            "a": problem("interview", 0.25, 0.5),
+            "b": problem("interview", 0.75, 1.0),
+            "c": problem("introductory", 0.25, 0.5),
+            "d": problem("introductory", 0.75),  # one sample: no pass@2
+            "new1": problem("competition", 0.0, 0.0),
+            "new2": problem("competition", 1.0, 1.0),
+        }
+    )
+    comparison = compare_summaries(before, after)
+    assert comparison["only_before"] == ["gone"] and comparison["only_after"] == ["new1", "new2"]
+    overall = comparison["overall"]
+    # pass@1 over a, b, c, d: differences 0.25, 0.25, 0, 0.25: mean 0.1875, sd 0.125, se 0.0625
+    assert (overall["pass@1"]["n"], overall["pass@1"]["difference"]) == (4, 0.1875)
+    assert overall["pass@1"]["stderr"] == pytest.approx(0.0625)
+    assert overall["pass@1"]["before"] == pytest.approx(0.3125)  # "gone" (1.0) left out
+    assert overall["pass@1"]["word"] == "within noise"  # t(3) * 0.0625 = 0.199 > 0.1875
+    # pass@2 over a, b, c only (d has none this run): 0.5, 0, 0
+    assert (overall["pass@2"]["n"], overall["pass@2"]["difference"]) == (3, pytest.approx(1 / 6))
+    levels = comparison["by_difficulty"]
+    assert list(levels) == ["interview", "introductory"]  # competition: only this run has any
+    assert levels["interview"]["pass@1"]["difference"] == 0.25
+    assert levels["interview"]["pass@1"]["stderr"] == 0.0  # both rose by 0.25 exactly
+    assert levels["interview"]["pass@1"]["word"] == "better"
+    assert levels["introductory"]["pass@1"]["n"] == 2
+
+
+def test_compare_with_a_summary_without_per_problem_figures_is_one_error(tmp_path: Path) -> None:
+    (tmp_path / "summary.json").write_text(json.dumps({"ks": [1], "pass@1": 0.5}))
+    with pytest.raises(CodelogError, match=r"--compare .*summary.json has no per_problem figures"):
+        load_summary(tmp_path)
 
 
 def test_eval_resumes_after_a_kill_and_writes_the_bytes_of_an_uninterrupted_run(

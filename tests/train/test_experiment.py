@@ -17,8 +17,9 @@ import pytest
 
 import codelog
 from codelog.errors import CodelogError, RecipeError
-from codelog.evaluation.experiment import by_difficulty, mean_and_stderr, results_markdown
+from codelog.evaluation.experiment import against, by_difficulty, results_markdown
 from codelog.recipe import load_recipe
+from codelog.uncertainty import mean_and_stderr
 
 REPO = Path(__file__).resolve().parents[2]
 APPS = REPO / "tests" / "fixtures" / "benchmarks" / "apps" / "apps-hub-rows.jsonl"  # 2 problems
@@ -62,6 +63,9 @@ def test_five_rows_then_every_cell_kept_and_a_changed_flag_refused(
     assert result.ran == results["algos"] and not result.kept
     assert (results["steps"], results["seed"], results["n"], results["k"]) == (4, 0, 2, [1, 2])
     assert "standard error" in results["estimator"]
+    assert [sorted(r["against"]) for r in results["rows"]] == [[], ["base"], *[["base", "sft"]] * 3]
+    paired = results["rows"][2]["against"]["sft"][f"apps:{APPS}"]["all"]["pass@1"]
+    assert paired["n"] == 2 and paired["word"] in ("better", "worse", "within noise")
     for row in results["rows"]:
         heldout = row["results"]["heldout"]
         assert heldout["problems"] == 1 and heldout["samples"] == 2  # the sample's test problem
@@ -147,6 +151,23 @@ def test_a_killed_experiment_resumes_without_redoing_a_finished_cell(
     )
 
 
+def results_of(levels: list[str], rows: list[dict]) -> dict:
+    """results.json as results_markdown reads it: pass@1 of apps.jsonl at `levels`."""
+    return {
+        "recipe": "r",
+        "model": "m",
+        "steps": 1,
+        "seed": 0,
+        "n": 4,
+        "temperature": 0.8,
+        "max_new_tokens": 8,
+        "estimator": "e",
+        "benchmarks": ["apps.jsonl"],
+        "columns": [{"benchmark": "apps.jsonl", "difficulty": d, "k": 1} for d in levels],
+        "rows": rows,
+    }
+
+
 def test_pass_at_k_per_difficulty_with_the_standard_error_of_the_mean() -> None:
     per_problem = {
         "a": {"n": 4, "correct": 4, "pass@1": 1.0, "difficulty": "interview"},
@@ -166,22 +187,82 @@ def test_pass_at_k_per_difficulty_with_the_standard_error_of_the_mean() -> None:
     assert figures["all"]["samples"] == 16
     assert mean_and_stderr([]) == (None, None)
 
-    results = {
-        "recipe": "r",
-        "model": "m",
-        "steps": 1,
-        "seed": 0,
-        "n": 4,
-        "temperature": 0.8,
-        "max_new_tokens": 8,
-        "estimator": "e",
-        "benchmarks": ["apps.jsonl"],
-        "columns": [{"benchmark": "apps.jsonl", "difficulty": d, "k": 1} for d in figures],
-        "rows": [{"algo": "base", "results": {"apps.jsonl": {"problems": 4, "by_difficulty": figures}}}],
-    }  # fmt: skip
+    results = results_of(
+        list(figures),
+        [{"algo": "base", "results": {"apps.jsonl": {"problems": 4, "by_difficulty": figures}}}],
+    )
     row = results_markdown(results).splitlines()[4]
     # percent, ± the standard error, a column per difficulty in the paper's order
     assert row == "| base | 43.75 ± 21.35 | 0.00 | 62.50 ± 37.50 | 50.00 |"
+
+
+def test_each_method_is_paired_against_the_base_model_and_sft_per_problem() -> None:
+    levels = {"a": "interview", "b": "interview", "c": "introductory", "d": "introductory"}
+
+    def cell(algo: str, pass_at_1: list[float]) -> dict:
+        per_problem = {
+            p: {"n": 4, "pass@1": v, "difficulty": levels[p]}
+            for p, v in zip("abcd", pass_at_1, strict=True)
+        }
+        kept = {
+            p: {"pass@1": e["pass@1"], "difficulty": e["difficulty"]}
+            for p, e in per_problem.items()
+        }
+        result = {
+            "problems": 4,
+            "by_difficulty": by_difficulty(per_problem, [1]),
+            "per_problem": kept,
+        }
+        return {"algo": algo, "results": {"apps.jsonl": result}}
+
+    cells = [
+        cell("base", [0.2, 0.4, 0.6, 0.8]),
+        cell("sft", [0.3, 0.5, 0.8, 0.9]),
+        cell("rloo", [0.3, 0.5, 0.7, 0.9]),
+    ]
+    assert against(cells[0], cells, [1]) == {}  # sft's row says base against sft
+    sft = against(cells[1], cells, [1])
+    assert list(sft) == ["base"]
+    # sft - base per problem: 0.1, 0.1, 0.2, 0.1: mean 0.125, standard error 0.025. The
+    # standard errors of the two rows combined are 0.189: twice that, 0.378, calls the same
+    # rise noise; paired, t(3) * 0.025 = 0.080 < 0.125 shows it.
+    overall = sft["base"]["apps.jsonl"]["all"]["pass@1"]
+    assert (overall["difference"], overall["stderr"]) == (
+        pytest.approx(0.125),
+        pytest.approx(0.025),
+    )
+    assert overall["n"] == 4 and overall["word"] == "better"
+    base_se = cells[0]["results"]["apps.jsonl"]["by_difficulty"]["all"]["stderr@1"]
+    sft_se = cells[1]["results"]["apps.jsonl"]["by_difficulty"]["all"]["stderr@1"]
+    unpaired_noise = 2 * math.sqrt(base_se**2 + sft_se**2)
+    assert (
+        unpaired_noise == pytest.approx(0.3775, abs=1e-4) and overall["difference"] < unpaired_noise
+    )
+    rloo = against(cells[2], cells, [1])
+    assert list(rloo) == ["base", "sft"]
+    # rloo - sft: 0, 0, -0.1, 0: mean -0.025 ± 0.025, within noise
+    vs_sft = rloo["sft"]["apps.jsonl"]["all"]["pass@1"]
+    assert vs_sft["difference"] == pytest.approx(-0.025) and vs_sft["word"] == "within noise"
+
+    results = results_of(
+        ["all", "introductory", "interview"],
+        [
+            {"algo": c["algo"], "results": c["results"], "against": against(c, cells, [1])}
+            for c in cells
+        ],
+    )
+    table = results_markdown(results)
+    assert "twice the standard errors" not in table
+    lines = table.splitlines()
+    paired_rows = [
+        line for line in lines if line.startswith("| sft - ") or line.startswith("| rloo - ")
+    ]
+    # introductory (c, d): 0.2, 0.1 -> 15 ± 5 points, t(1) = 12.7: noise; interview: 10 ± 0
+    assert paired_rows == [
+        "| sft - base | +12.50 ± 2.50 better | +15.00 ± 5.00 within noise | +10.00 ± 0.00 better |",
+        "| rloo - base | +10.00 ± 0.00 better | +10.00 ± 0.00 better | +10.00 ± 0.00 better |",
+        "| rloo - sft | -2.50 ± 2.50 within noise | -5.00 ± 5.00 within noise | +0.00 ± 0.00 within noise |",
+    ]
 
 
 def test_the_experiment_section_of_a_recipe(tmp_path: Path) -> None:
