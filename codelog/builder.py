@@ -18,7 +18,7 @@ import duckdb
 
 from codelog import kinds
 from codelog.errors import CodelogError, EmptyResultError
-from codelog.files import check_output_dir, exclusive_lock, writing
+from codelog.files import check_output_dir, exclusive_lock, lock_path, writing
 from codelog.group.engine import GroupingMemoryError
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
@@ -107,9 +107,7 @@ def run_build(options: BuildOptions) -> BuildReport:
     stage_dir = out.parent / f".{out.name}.staging"
     inputs, around = declared_inputs(options)
     check_dataset_out(out, inputs, around)  # before the lock file is created beside it
-    with exclusive_lock(
-        out.parent / f".{out.name}.lock", str(out), wait=options.wait, on_wait=warn
-    ):
+    with exclusive_lock(lock_path(out), str(out), wait=options.wait, on_wait=warn):
         check_dataset_out(out, inputs, around)  # again: the build we waited for published
         check_output_dir(
             stage_dir, _is_stage, "codelog staging directory", STAGE_FILE, "staging directory"

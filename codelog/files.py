@@ -304,6 +304,12 @@ def keep_foreign(
     return foreign
 
 
+def lock_path(out: Path) -> Path:
+    """The lock of a run writing `out` (build, judge, eval): beside it, so that it outlives an
+    output replaced whole, and one name per output whoever takes it."""
+    return out.parent / f".{out.name}.lock"
+
+
 @contextlib.contextmanager
 def exclusive_lock(
     path: Path,

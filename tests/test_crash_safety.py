@@ -317,3 +317,47 @@ def test_ctrl_c_while_parsing_stops_cleanly_with_exit_130(slow_tree, tmp_path):
     assert stderr.rstrip().endswith("Interrupted: stopped cleanly; no dataset was published.")
     assert temp_dirs(tmp_path) == []
     assert not out.exists()
+
+
+# A build run by this script gets `signal` (to its whole group, as a terminal sends Ctrl-C) from
+# inside the pool's start, right after its first worker spawns: where the signals used to be
+# ignored, so one landing there was lost and the build published and exited 0.
+SIGNALLED_WHILE_SPAWNING = """
+import os, sys
+from concurrent.futures import ProcessPoolExecutor
+from codelog.stage import staging
+
+SIGNAL = int(sys.argv[1])
+
+class SignalledWhileSpawning(ProcessPoolExecutor):
+    sent = False
+
+    def _spawn_process(self):
+        super()._spawn_process()
+        if not SignalledWhileSpawning.sent:
+            SignalledWhileSpawning.sent = True
+            os.killpg(0, SIGNAL)
+
+staging.ProcessPoolExecutor = SignalledWhileSpawning
+sys.argv = ["codelog", *sys.argv[2:]]
+from codelog.cli import main
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    ("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"]
+)
+def test_a_signal_while_the_pool_starts_stops_the_build(tmp_path, sig, status):
+    tree = crash_tree(tmp_path / "tree", rows=8, lines=20)
+    out = tmp_path / "ds"
+    argv = build_cmd(tree, out)[3:]  # the command's arguments, after `python -m codelog.cli`
+    proc = start([sys.executable, "-c", SIGNALLED_WHILE_SPAWNING, str(int(sig)), *argv])
+    _, stderr = proc.communicate(timeout=120)
+    stderr = stderr.decode(errors="replace")
+    assert proc.returncode == status, stderr
+    assert stderr.rstrip().endswith("stopped cleanly; no dataset was published."), stderr
+    assert not out.exists() and temp_dirs(tmp_path) == []
+    wait_group_gone(proc.pid)
+    with pytest.raises(ProcessLookupError):  # no worker left running
+        os.killpg(proc.pid, 0)

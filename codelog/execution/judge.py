@@ -294,7 +294,7 @@ def judge_program(
     isolation = ""
     executables: dict[str, str] = {}
     if runner.compiled:
-        compiled = sandbox.compile_source(runner, source, options.isolation)
+        compiled = sandbox.compile_source(runner, source, options.isolation, limits.disk_bytes)
         if not compiled.ok:
             return _compile_error(program, problem, compiled.diagnostics[-500:], 0, "")
         executables = {runner.binary_name: compiled.binary}  # type: ignore[dict-item]

@@ -471,7 +471,7 @@ def run_judge(
     re-run with the same arguments, judges only the programs it had not judged yet, and again
     those whose code or tests changed since. A pipe (`<(gen)`, `/dev/stdin`) is read once,
     into a temporary file beside `out`."""
-    from codelog.files import exclusive_lock, writing
+    from codelog.files import exclusive_lock, lock_path, writing
 
     source, out = Path(source), Path(out)
     outputs = [("--out", out), ("--problems-out", problems_out), ("--details", details_out)]
@@ -488,9 +488,8 @@ def run_judge(
             "--tests is required with a samples file: a benchmark (humaneval, mbpp:PATH, "
             "apps:PATH, ...), codenet, codenet:DIR or a problems .jsonl"
         )
-    lock = out.parent / f".{out.name}.lock"
     with (
-        exclusive_lock(lock, str(out), activity="judge run", wait_option=None),
+        exclusive_lock(lock_path(out), str(out), activity="judge run", wait_option=None),
         contextlib.ExitStack() as spooled,
     ):
         # what the journal names the input by: a pipe's path resolves to a new name each run

@@ -207,30 +207,59 @@ def _local_executor(workers: int) -> PoolExecutor:
     return PoolExecutor(lambda: _start_pool(workers, context), workers, abort=_kill_workers)
 
 
+SIGNALS = {signal.SIGINT, signal.SIGTERM}  # what stops a build (130, 143)
+
+
 def _start_pool(workers: int, context: Any) -> ProcessPoolExecutor:
     """A pool whose workers ignore Ctrl-C and SIGTERM and die with the parent.
 
     The parent alone reacts to a signal, stops the workers, cleans up and reports once. The
-    workers are spawned while SIGINT and SIGTERM are ignored, dispositions they inherit through
-    exec, so even a worker still importing cannot print a KeyboardInterrupt traceback. If the
-    parent dies without cleaning up (SIGKILL, OOM killer), the kernel kills each worker
-    (PR_SET_PDEATHSIG), and multiprocessing's resource tracker, whose pipe the workers held
-    open too, then sees end-of-file and exits: nothing is left running.
+    workers are spawned with SIGINT and SIGTERM blocked, a mask they inherit through exec, so
+    even a worker still importing cannot print a KeyboardInterrupt traceback; their
+    initializer (`_worker_start`) then ignores both. The parent's own signal is held meanwhile,
+    not ignored (an ignored one is lost: one sweep under load lost 5 of 7 SIGTERMs, and the
+    build published and exited 0), and raised again once the pool is up, its workers killed
+    first: a build ends with 143 or 130 whenever the signal lands. If the parent dies without
+    cleaning up (SIGKILL, OOM killer), the kernel kills each worker (PR_SET_PDEATHSIG), and
+    multiprocessing's resource tracker, whose pipe the workers held open too, then sees
+    end-of-file and exits: nothing is left running.
     """
-    previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in (signal.SIGINT, signal.SIGTERM)}
+    from multiprocessing import resource_tracker
+
+    # the tracker's own start unblocks SIGINT and SIGTERM in this thread: started first, the
+    # block below holds for every worker's spawn
+    resource_tracker.ensure_running()
+    held: list[int] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        if previous[signum] != signal.SIG_IGN:  # ignored before the pool, ignored still
+            held.append(signum)
+
+    previous = {sig: signal.getsignal(sig) for sig in SIGNALS}
+    for sig in SIGNALS:
+        signal.signal(sig, hold)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    pool = None
     try:
         with _main_left_out():
             pool = ProcessPoolExecutor(
                 max_workers=workers,
                 mp_context=context,
-                initializer=die_with_parent,
+                initializer=_worker_start,
                 initargs=(os.getpid(),),
             )
             for _ in range(workers):  # each submit spawns a worker while none is idle
                 pool.submit(int)
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # one held meanwhile reaches `held`
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if held and pool is not None:
+            _kill_workers(pool)
+            pool.shutdown(wait=False, cancel_futures=True)
+    if held:
+        signal.raise_signal(held[0])  # its own handler now: Terminated (143), Ctrl-C (130)
+    assert pool is not None
     return pool
 
 
@@ -255,6 +284,15 @@ def _main_left_out() -> Iterator[None]:
     finally:
         vars(main).pop("__spec__", None)
         vars(main).update(saved)
+
+
+def _worker_start(parent: int) -> None:
+    """A worker's first step: deaf to Ctrl-C and SIGTERM (spawned with them blocked, a pending
+    one is dropped here), and dying with its parent."""
+    for sig in SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+    die_with_parent(parent)
 
 
 def die_with_parent(parent: int) -> None:

@@ -277,3 +277,75 @@ def test_a_resumed_eval_judges_again_what_changed_since_the_kill(tmp_path: Path)
     summary = json.loads((out / "summary.json").read_text())
     assert summary == json.loads((tmp_path / "fresh" / "summary.json").read_text())
     assert summary["pass@1"] < 1.0  # the first task's samples now fail
+
+
+# --- eval like judge: a pipe read once, one run per --out (issue 44) ---------------------------
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["<(cat {samples})", "/dev/stdin < <(cat {samples})"],
+    ids=["process-substitution", "dev-stdin"],
+)
+def test_a_pipe_of_samples_is_judged_whole(tmp_path: Path, given: str) -> None:
+    # the first pass that counts the samples used to empty the pipe: 0 scored, exit 0
+    samples = write_samples(tmp_path / "s.jsonl", mbpp_canonical()[:3])
+    out = tmp_path / "o"
+    command = (
+        f"{sys.executable} -m codelog.cli eval --benchmark {MBPP} --split all "
+        f"--samples {given.format(samples=samples)} --workers 1 --out {out}"
+    )
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert [(r["problem_id"], r["status"]) for r in rows] == [
+        ("2", "Accepted"),
+        ("3", "Accepted"),
+        ("10", "Accepted"),
+    ]
+    assert json.loads((out / "summary.json").read_text())["samples"] == 3
+    assert "judged 3 in" in done.stderr
+    assert [p.name for p in tmp_path.iterdir() if "codelog-judge-input" in p.name] == []
+
+
+def test_a_second_eval_on_the_same_out_is_refused(tmp_path: Path) -> None:
+    # two runs on one --out shared a journal: 35 duplicate (problem, index) rows
+    from codelog.errors import BusyError
+    from codelog.files import exclusive_lock
+
+    samples = write_samples(tmp_path / "s.jsonl", mbpp_canonical()[:2])
+    out = tmp_path / "o"
+    busy = pytest.raises(BusyError, match=r"another eval run of .*/o is running \(pid \d+\)")
+    with exclusive_lock(tmp_path / ".o.lock", str(out)), busy:  # the lock judge and build take
+        codelog.evaluate(MBPP, samples_file=samples, split="all", out=out, quiet=True)
+    assert not out.exists() or not any(out.iterdir())
+    codelog.evaluate(MBPP, samples_file=samples, split="all", out=out, quiet=True)
+    rows = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
+    assert [(r["problem_id"], r["index"]) for r in rows] == [("2", 0), ("3", 0)]
+
+
+def test_a_sample_of_a_problem_without_tests_is_counted_as_not_judged(tmp_path: Path) -> None:
+    # it was refused as "not in the benchmark" while summary.json listed it under not_judged
+    import shutil
+
+    shutil.copytree(APPS / "train" / "2404", tmp_path / "apps" / "train" / "2404")
+    untested = tmp_path / "apps" / "train" / "9999"
+    shutil.copytree(APPS / "train" / "2404", untested)
+    (untested / "input_output.json").unlink()
+    good = json.loads((APPS / "train" / "2404" / "gen_solutions.json").read_text())[0]["code"]
+    samples = write_samples(tmp_path / "s.jsonl", [("9999", good), ("2404", good)])
+    result = codelog.evaluate(
+        f"apps:{tmp_path / 'apps'}", samples_file=samples, split="train", out=tmp_path / "o"
+    )
+    why = "no input_output: nothing to judge against"
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["not_judged"] == {"9999": why}
+    assert summary["skipped"] == result.skipped == {why: 1}
+    assert summary["samples"] == 2 and list(summary["per_problem"]) == ["2404"]
+    lines = (tmp_path / "o" / "samples.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    assert [(r["problem_id"], r["status"]) for r in rows] == [
+        ("9999", "skipped"),
+        ("2404", "Accepted"),
+    ]
+    assert rows[0]["detail"] == why

@@ -477,3 +477,24 @@ def test_compiled_binaries_are_bounded_and_unreadable(monkeypatch: pytest.Monkey
     assert Path(binaries[-1]).exists() and not Path(binaries[0]).exists()
     # the evicted one is compiled again when next wanted
     assert sandbox.compile_source(runner, sources[0]).ok
+
+
+def test_a_binary_over_its_runs_disk_cap_is_a_compile_error() -> None:
+    # two 120 MB binaries put 360 MiB on the host's /tmp, where a run's disk cap is 64 MiB
+    if sandbox.runners._compiler_runner("C") is None:
+        pytest.skip("no gcc here")
+    cap = sandbox.Limits().disk_bytes
+    assert cap == 64 << 20
+
+    def c_program(array_bytes: int) -> Program:
+        code = f"#include <stdio.h>\nchar a[{array_bytes}] = {{1}};\n"
+        code += 'int main(void) { puts("ok"); return a[0] - 1; }\n'
+        return Program("s", "probe", code, language="C")
+
+    verdict = judge_program(c_program(70 << 20), OK, JudgeOptions(warm=False))
+    assert verdict.status == "Compile Error", verdict
+    assert verdict.detail.endswith("the compiled program is over its run's disk cap (64 MiB)")
+    scratch = Path(sandbox.scratch_dir())  # run directories and the compiled programs' cache
+    assert [p for p in scratch.rglob("*") if p.is_file() and p.stat().st_size > cap] == []
+    # under the cap, a big binary is judged as any other
+    assert judge_program(c_program(8 << 20), OK, JudgeOptions(warm=False)).status == "Accepted"
