@@ -188,3 +188,32 @@ def test_a_slow_rate_reads_as_a_fraction_not_zero():
     task["done"] = 3
     line = progress._line(task, task["start"] + 15.0)
     assert line.startswith("train: 3/100 steps (3%), 0.2 steps/s, 0:15 elapsed, ETA 8:05")
+
+
+@pytest.mark.parametrize(("signum", "status"), [("SIGTERM", 143), ("SIGINT", 130)])
+def test_a_signal_a_library_turns_into_its_own_error_still_ends_with_its_status(
+    monkeypatch, capsys, signum, status
+):
+    # DuckDB catches the exception a signal raises mid-query and raises InterruptException
+    # ("Query interrupted") instead: the command must end as the signal says, not with 1
+    import signal
+
+    import duckdb
+
+    import codelog.cli as entry
+    from tests.dataset.test_sql import run_main
+
+    def query_interrupted(**_):
+        try:
+            signal.raise_signal(getattr(signal, signum))
+        except KeyboardInterrupt:
+            raise duckdb.InterruptException("Query interrupted") from None
+
+    previous = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(entry, "cli", query_interrupted)
+    try:
+        code, _, err = run_main(monkeypatch, capsys, "build")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert code == status
+    assert "Traceback" not in err and "error:" not in err

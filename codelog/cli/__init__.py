@@ -23,14 +23,17 @@ from codelog.cli import experiment as _experiment_commands  # noqa: F401
 from codelog.cli import run as _run_commands  # noqa: F401
 from codelog.cli import train as _train_commands  # noqa: F401
 from codelog.cli.build import build
-from codelog.cli.common import Interrupted, Terminated, cli, terminate
+from codelog.cli.common import SIGNALLED, Interrupted, Terminated, cli, interrupt, terminate
 from codelog.errors import CodelogError
 
 __all__ = ["build", "cli", "main"]
 
 
 def main() -> None:
+    SIGNALLED.clear()
     signal.signal(signal.SIGTERM, terminate)  # SIGTERM unwinds like Ctrl-C: cleanup, then 143
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, interrupt)  # the same, recorded (not where SIGINT is ignored)
     try:
         cli(standalone_mode=False)
     except Interrupted as exc:
@@ -42,24 +45,33 @@ def main() -> None:
         terminated = isinstance(exc, Terminated) or isinstance(exc.__cause__, Terminated)
         click.echo("Terminated." if terminated else "Interrupted.", err=True)
         sys.exit(143 if terminated else 130)
-    except click.ClickException as exc:
+    except Exception as exc:
+        _exit_for(exc)
+
+
+def _exit_for(exc: Exception) -> None:
+    """One line and an exit status for what a command raised; a traceback only for a bug."""
+    if SIGNALLED:
+        # a library turned the signal into its own error (DuckDB: "Query interrupted")
+        click.echo("Terminated." if SIGNALLED[0] == 143 else "Interrupted.", err=True)
+        sys.exit(SIGNALLED[0])
+    if isinstance(exc, click.ClickException):
         exc.show()
         sys.exit(exc.exit_code)
-    except CodelogError as exc:
+    if isinstance(exc, CodelogError):
         _error(str(exc))
-    except BrokenPipeError:
+    if isinstance(exc, BrokenPipeError):
         # `codelog sql ... | head`: the reader left; not an error worth a message
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(141)
-    except OSError as exc:
+    if isinstance(exc, OSError):
         # The disk or the system, not codelog: one line naming the path, no traceback.
         where = f"{os.fsdecode(exc.filename)}: " if exc.filename else ""
         _error(f"{where}{exc.strerror or exc}")
-    except Exception as exc:
-        message = _library_error(exc)
-        if message is None:
-            raise
-        _error(message)
+    message = _library_error(exc)
+    if message is None:
+        raise exc
+    _error(message)
 
 
 def _library_error(exc: Exception) -> str | None:

@@ -27,8 +27,20 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread so it unwinds (and cleans up) exactly as Ctrl-C does."""
 
 
+# The exit status of each SIGTERM (143) or SIGINT (130) this process received, in order. A
+# library may turn the exception a signal raises into its own (DuckDB: InterruptException,
+# "Query interrupted"); `main` reads this to end with the signal's status all the same.
+SIGNALLED: list[int] = []
+
+
 def terminate(signum: int, frame: Any) -> None:
+    SIGNALLED.append(143)
     raise Terminated
+
+
+def interrupt(signum: int, frame: Any) -> None:
+    SIGNALLED.append(130)
+    raise KeyboardInterrupt
 
 
 # --- shared options ------------------------------------------------------------------------------
