@@ -29,7 +29,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -45,7 +44,7 @@ from codelog.errors import CodelogError, EmptyResultError
 from codelog.files import output_metadata
 from codelog.prompts import render_repair_prompt
 from codelog.recipe import Recipe
-from codelog.sql import literal
+from codelog.sql import connect, literal
 
 REPAIR_FORMATS = ("kto", "sft", "verl")
 BATCH_ROWS = 1024
@@ -197,7 +196,7 @@ def _shuffled(
         f"AS _key FROM read_parquet({literal(path)})"
         + (f" WHERE {' AND '.join(where)}" if where else "")
     )
-    con = duckdb.connect()
+    con = connect()  # codelog's connection: no DuckDB progress bar in a piped log
     try:
         query = f"SELECT * EXCLUDE (_key, _order) FROM ({spread_sql(rows, seed)}) ORDER BY _order"
         yield from con.sql(query).to_arrow_reader(BATCH_ROWS)
