@@ -43,6 +43,10 @@ class BuildReport:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
+# Sources read from the Hub's Parquet shards (codelog.ingest.shards); their code is inline.
+SHARD_SOURCES = ("codecontests", "codeforces")
+
+
 def open_source(options: BuildOptions) -> tuple[SourceScan, Path | None]:
     """The source's scan, and the directory code paths must stay inside (None: no check)."""
     if options.source == "codenet":
@@ -50,6 +54,14 @@ def open_source(options: BuildOptions) -> tuple[SourceScan, Path | None]:
 
         root = (options.root or BUNDLED_ROOT).resolve()
         return scan_codenet(root, options.language, options.recipe), root / "data"
+    if options.source == "codecontests":
+        from codelog.ingest.codecontests import scan_codecontests
+
+        return scan_codecontests(options), None
+    if options.source == "codeforces":
+        from codelog.ingest.codeforces import scan_codeforces
+
+        return scan_codeforces(options), None
     if options.source in ("ci", "junit"):
         from codelog.ingest.ci.scan import scan_ci
 
@@ -64,6 +76,11 @@ def declared_inputs(options: BuildOptions) -> tuple[list[Path], list[Path]]:
         from codelog.ingest.codenet import BUNDLED_ROOT
 
         return [options.root or BUNDLED_ROOT], []
+    if options.source in SHARD_SOURCES:
+        from codelog.ingest.shards import parquet_files
+
+        files = parquet_files(options.inputs, options.source)
+        return [*files, *([options.problems_file] if options.problems_file else [])], []
     from codelog.ingest.ci.formats import expand_inputs
 
     files = expand_inputs(options.inputs) if options.inputs else []

@@ -350,6 +350,7 @@ OUTCOME_ORDER: tuple[frozenset[str], ...] = (
     frozenset({"time_limit", "memory_limit", "output_limit", "runtime_error"}),
     frozenset({"compile_error"}),
 )
+# `incorrect` (a failure of unknown kind) is on no level: it may be any of the failures above.
 
 
 def _reward(outcome: str, value: Any, where: str) -> float:
@@ -383,9 +384,10 @@ def reward_order_warnings(recipe: Recipe) -> list[str]:
     level = {o: i for i, group in enumerate(OUTCOME_ORDER) for o in group}
     rewards = recipe.rewards
     found = []
-    for worse in sorted(rewards, key=lambda o: (level.get(o, 99), o)):
-        for better in sorted(rewards, key=lambda o: (level.get(o, 99), o)):
-            if level.get(better, 99) < level.get(worse, 99) and rewards[worse] > rewards[better]:
+    ranked = sorted((o for o in rewards if o in level), key=lambda o: (level[o], o))
+    for worse in ranked:
+        for better in ranked:
+            if level[better] < level[worse] and rewards[worse] > rewards[better]:
                 found.append(
                     f"{recipe.name}: [rewards] {worse} = {rewards[worse]:g} is above "
                     f"{better} = {rewards[better]:g}, though {worse} is the worse outcome"

@@ -54,7 +54,7 @@ RATING_BANDS = (1200, 1600, 2000, 2400)  # Codeforces' divisions of difficulty, 
 DEFAULT_TIME_LIMIT_MS = 2000
 
 
-def _enum(value: Any, names: tuple[str, ...]) -> str:
+def enum_name(value: Any, names: tuple[str, ...]) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return names[value] if 0 <= value < len(names) else str(value)
     return str(value) if value is not None else names[0]
@@ -72,10 +72,10 @@ def rating_band(rating: int) -> str:
 
 def difficulty_of(row: Mapping[str, Any]) -> str:
     rating = row.get("cf_rating")
-    source = _enum(row.get("source"), SOURCES)
+    source = enum_name(row.get("source"), SOURCES)
     if source == "CODEFORCES" and isinstance(rating, int) and rating > 0:
         return rating_band(rating)
-    return _enum(row.get("difficulty"), DIFFICULTIES).lower()
+    return enum_name(row.get("difficulty"), DIFFICULTIES).lower()
 
 
 def _tests(row: Mapping[str, Any], key: str, where: str, line: int | None) -> list[TestCase]:
@@ -90,7 +90,7 @@ def _tests(row: Mapping[str, Any], key: str, where: str, line: int | None) -> li
     ]
 
 
-def _time_limit_ms(value: Any) -> int:
+def time_limit_ms(value: Any) -> int:
     if isinstance(value, Mapping):
         ms = int(value.get("seconds") or 0) * 1000 + int(value.get("nanos") or 0) // 1_000_000
         return ms or DEFAULT_TIME_LIMIT_MS
@@ -113,7 +113,7 @@ def task(
     problem = Problem(
         problem_id=name,
         tests=tuple(tests),
-        time_limit_ms=_time_limit_ms(row.get("time_limit")),
+        time_limit_ms=time_limit_ms(row.get("time_limit")),
         memory_limit_kb=memory // 1024
         if isinstance(memory, int) and memory > 0
         else DEFAULT_MEMORY_LIMIT_KB,
@@ -168,12 +168,12 @@ def references(source: Source, split: str) -> Iterator[Reference]:
         python = tuple(
             c
             for lang, c in zip(languages, codes, strict=False)
-            if _enum(lang, LANGUAGES) in ("PYTHON", "PYTHON3")
+            if enum_name(lang, LANGUAGES) in ("PYTHON", "PYTHON3")
         )
         contest, index = row.get("cf_contest_id"), row.get("cf_index")
         url = (
             f"https://codeforces.com/problemset/problem/{contest}/{index}"
-            if _enum(row.get("source"), SOURCES) == "CODEFORCES" and contest and index
+            if enum_name(row.get("source"), SOURCES) == "CODEFORCES" and contest and index
             else None
         )
         yield Reference("codecontests", row["name"], row["description"], python, url=url)

@@ -23,7 +23,10 @@ from codelog.cli.common import (
 
 @cli.command()
 @click.option(
-    "--source", type=click.Choice(["codenet", "ci", "junit"]), default="codenet", show_default=True
+    "--source",
+    type=click.Choice(["codenet", "ci", "junit", "codecontests", "codeforces"]),
+    default="codenet",
+    show_default=True,
 )
 @click.option(
     "--lang",
@@ -44,12 +47,15 @@ from codelog.cli.common import (
     "inputs",
     multiple=True,
     callback=local_strings,
-    help="CI export file(s) or glob(s) (CSV, JSONL, Parquet); with --source ci/junit.",
+    help="CI export file(s) or glob(s) (CSV, JSONL, Parquet); with --source ci/junit. With "
+    "--source codecontests/codeforces: Parquet shards (files, directories, globs) or a Hub "
+    "name (deepmind/code_contests, open-r1/codeforces-submissions).",
 )
 @click.option(
     "--problems",
     type=LocalPath(path_type=Path, dir_okay=False),
-    help="Problems file for --source ci (problem_id, name, description, ...).",
+    help="Problems file for --source ci (problem_id, name, description, ...); for --source "
+    "codeforces, open-r1/codeforces' Parquet (config verifiable).",
 )
 @click.option(
     "--out",

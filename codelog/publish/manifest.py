@@ -286,7 +286,8 @@ def _dialect_summary(rows: Any, scan: SourceScan, options: BuildOptions) -> dict
             r[0]
             for r in rows(
                 "SELECT DISTINCT coalesce(s.original_language, '') FROM fate f "
-                "JOIN staged s USING (seq) WHERE f.dialect IS NULL"
+                # a row of no language (CodeContests' UNKNOWN_LANGUAGE) has no dialect to tell
+                "JOIN staged s USING (seq) WHERE f.dialect IS NULL AND s.language IS NOT NULL"
             )
         )
         if has_dialects
