@@ -1,0 +1,231 @@
+"""`--source codecontests` and `--source codeforces`: the Hub's Parquet schemas built from the
+fixtures scripts/make_source_fixtures.py writes (real problems, the dataset cards' columns)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from codelog.builder import BuildReport, run_build
+from codelog.errors import InputError
+from codelog.ingest.codeforces import language_of, status_of
+from codelog.options import BuildOptions
+from codelog.recipe import load_recipe
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CODECONTESTS = FIXTURES / "codecontests"
+SUBMISSIONS = FIXTURES / "codeforces" / "submissions.parquet"
+PROBLEMS = FIXTURES / "codeforces" / "problems.parquet"
+
+
+def build(out: Path, source: str, inputs: list[Path], **overrides) -> BuildReport:
+    return run_build(
+        BuildOptions(
+            source=source,
+            language=overrides.pop("language", "python"),
+            out=out,
+            recipe=load_recipe(),
+            inputs=tuple(map(str, inputs)),
+            workers=1,
+            show_progress=False,
+            **overrides,
+        )
+    )
+
+
+def table(out: Path, sql: str) -> list[tuple]:
+    return duckdb.sql(sql.replace("{out}", str(out))).fetchall()
+
+
+@pytest.fixture(scope="module")
+def codecontests(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    return build(tmp_path_factory.mktemp("cc") / "ds", "codecontests", [CODECONTESTS])
+
+
+@pytest.fixture(scope="module")
+def codeforces(tmp_path_factory: pytest.TempPathFactory) -> BuildReport:
+    out = tmp_path_factory.mktemp("cf") / "ds"
+    return build(out, "codeforces", [SUBMISSIONS], problems_file=PROBLEMS)
+
+
+# ------------------------------------------------------------------------------ CodeContests
+
+
+def test_every_python_program_of_every_problem_is_an_input_row(codecontests):
+    # counted from the shard itself: PYTHON (1), PYTHON3 (3), and UNKNOWN_LANGUAGE (0), which
+    # belongs to no language and is rejected in every build
+    shard = pq.read_table(CODECONTESTS / "train-00000-of-00001.parquet").to_pylist()
+    languages = Counter(
+        lang for row in shard for lst in ("solutions", "incorrect_solutions")
+        for lang in row[lst]["language"]
+    )  # fmt: skip
+    counts = codecontests.manifest["counts"]
+    assert counts["rows_in"] == languages[0] + languages[1] + languages[3] == 21
+    assert counts["rows_in"] == counts["solutions"] + counts["rejects"]
+    assert counts["rejects_by_reason"]["unknown_language"] == languages[0]
+    assert counts["rejects_by_reason"]["dialect"] == languages[1]  # Python 2: a dialect
+
+
+def test_incorrect_solutions_are_incorrect_with_the_recipes_reward(codecontests):
+    rewards = dict(load_recipe().rewards)
+    rows = table(
+        codecontests.out,
+        "SELECT status, outcome, reward, count(*) FROM '{out}/solutions.parquet' GROUP BY ALL "
+        "ORDER BY 1",
+    )
+    assert rows == [
+        ("incorrect_solutions", "incorrect", rewards["incorrect"], 9),
+        ("solutions", "accepted", rewards["accepted"], 6),
+    ]
+    assert rewards["wrong_answer"] > rewards["incorrect"] > rewards["compile_error"]
+
+
+def test_a_program_names_its_problem_list_and_place(codecontests):
+    (row,) = table(
+        codecontests.out,
+        "SELECT submission_id, reason, detail, origin FROM '{out}/rejects.parquet' "
+        "WHERE reason = 'unknown_language'",
+    )
+    assert row == (
+        "1000_A. Codehorses T-shirts/solutions/5",
+        "unknown_language",
+        "language UNKNOWN_LANGUAGE (0)",
+        "train-00000-of-00001.parquet:1 solutions[5]",
+    )
+
+
+def test_problems_keep_statement_limits_and_rating(codecontests):
+    rows = table(
+        codecontests.out,
+        "SELECT problem_id, dataset, time_limit, memory_limit, rating, left(prompt, 20) "
+        "FROM '{out}/problems.parquet' ORDER BY 1",
+    )
+    assert rows[0] == (
+        "1000_A. Codehorses T-shirts", "Codeforces", 2000, 262144, "1200", "Codehorses has just "
+    )  # fmt: skip
+    assert rows[-1][:5] == (
+        "p02971 AtCoder Beginner Contest 134 - Exception Handling", "AtCoder", 2000, 1048576,
+        "UNKNOWN_DIFFICULTY",
+    )  # fmt: skip
+
+
+def test_a_rebuild_is_byte_identical(codecontests, tmp_path):
+    again = build(
+        tmp_path / "again", "codecontests", [CODECONTESTS / "train-00000-of-00001.parquet"]
+    )
+    for name in ("solutions.parquet", "rejects.parquet", "problems.parquet"):
+        assert (again.out / name).read_bytes() == (codecontests.out / name).read_bytes(), name
+
+
+def test_another_schema_is_one_error_line(tmp_path):
+    # the CLI prints it as "error: <this>" (codelog.cli.main), no traceback
+    with pytest.raises(InputError) as caught:
+        build(tmp_path / "o", "codecontests", [SUBMISSIONS])
+    assert str(caught.value) == (
+        f"{SUBMISSIONS}: no column 'name': not the codecontests schema "
+        "(is --source codecontests right?)"
+    )
+
+
+# -------------------------------------------------------------------------------- Codeforces
+
+
+def test_the_verdict_map_is_in_the_recipe():
+    statuses = load_recipe().statuses
+    assert {v: statuses[v] for v in (
+        "OK", "WRONG_ANSWER", "TIME_LIMIT_EXCEEDED", "RUNTIME_ERROR", "COMPILATION_ERROR",
+        "MEMORY_LIMIT_EXCEEDED", "IDLENESS_LIMIT_EXCEEDED",
+    )} == {
+        "OK": "accepted", "WRONG_ANSWER": "wrong_answer", "TIME_LIMIT_EXCEEDED": "time_limit",
+        "RUNTIME_ERROR": "runtime_error", "COMPILATION_ERROR": "compile_error",
+        "MEMORY_LIMIT_EXCEEDED": "memory_limit", "IDLENESS_LIMIT_EXCEEDED": "time_limit",
+    }  # fmt: skip
+    assert {statuses[v] for v in ("CHALLENGED", "SKIPPED", "TESTING")} == {"unscorable"}
+    assert status_of("WRONG_ANSWER on test 2") == "WRONG_ANSWER"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("GNU C++17", ("C++", None, "cpp")),
+        ("MS C++ 2017", ("C++", None, "cpp")),
+        ("Clang++20 Diagnostics", ("C++", None, "cpp")),
+        ("GNU C11", ("C", None, "c")),
+        ("Python 3", ("Python", "python3", "py")),
+        ("PyPy 3-64", ("Python", "python3", "py")),
+        ("Python 2", ("Python", "python2", "py")),
+        ("PyPy 2", ("Python", "python2", "py")),
+        ("Java 8", ("Java", None, "java")),
+        ("Java 21 64bit", ("Java", None, "java")),
+        ("JavaScript V8", ("JavaScript", None, "js")),
+        ("C# 10", ("C#", None, "cs")),
+        ("Kotlin 1.7", ("Kotlin", None, "kt")),
+        ("Q#", None),
+        ("Befunge", None),
+    ],
+)
+def test_programming_language_names_map_to_languages_and_dialects(name, expected):
+    assert language_of(name) == expected
+
+
+def test_codeforces_counts_add_up_and_verdicts_map_by_prefix(codeforces):
+    shard = pq.read_table(SUBMISSIONS)
+    mine = [
+        r for r in shard.to_pylist()
+        if language_of(r["programmingLanguage"]) in (None, ("Python", "python3", "py"),
+                                                     ("Python", "python2", "py"))
+    ]  # fmt: skip
+    counts = codeforces.manifest["counts"]
+    assert counts["rows_in"] == len(mine) == 36
+    assert counts["rows_in"] == counts["solutions"] + counts["rejects"]
+    by_reason = counts["rejects_by_reason"]
+    assert by_reason["unknown_language"] == sum(r["programmingLanguage"] == "Q#" for r in mine)
+    assert by_reason["unscorable"] == sum(r["verdict"] in ("CHALLENGED", "SKIPPED") for r in mine)
+    # "WRONG_ANSWER on test 2" is a wrong answer (here a copy of one, so a duplicate)
+    (row,) = table(
+        codeforces.out,
+        "SELECT status, reason FROM '{out}/rejects.parquet' WHERE submission_id = '40000003'",
+    )
+    assert row == ("WRONG_ANSWER", "duplicate")
+    (row,) = table(
+        codeforces.out,
+        "SELECT reason, detail FROM '{out}/rejects.parquet' WHERE submission_id = '40000013'",
+    )
+    assert row == ("unknown_language", "programmingLanguage 'Q#'")
+
+
+def test_codeforces_rows_keep_the_judges_figures_and_the_problems(codeforces):
+    rows = table(
+        codeforces.out,
+        "SELECT submission_id, outcome, accuracy, cpu_time, memory, date "
+        "FROM '{out}/solutions.parquet' WHERE problem_id = '1000A' ORDER BY 1 LIMIT 2",
+    )
+    assert rows == [
+        ("40000000", "accepted", "12/12", 0, 1024, 1_600_000_000),
+        ("40000002", "wrong_answer", "2/12", 30, 3072, 1_600_000_120),
+    ]
+    problems = table(
+        codeforces.out,
+        "SELECT problem_id, name, time_limit, memory_limit, rating FROM '{out}/problems.parquet' "
+        "ORDER BY 1",
+    )
+    assert problems[0] == ("1000A", "Codehorses T-shirts", 2000, 262144, "1200")
+
+
+def test_codeforces_without_problems_builds_bare_problems(tmp_path):
+    report = build(tmp_path / "bare", "codeforces", [SUBMISSIONS])
+    names = table(report.out, "SELECT DISTINCT name FROM '{out}/problems.parquet'")
+    assert names == [(None,)]
+    assert report.manifest["counts"]["rows_in"] == 36
+
+
+def test_a_shard_without_a_column_names_it(tmp_path):
+    bad = tmp_path / "bad.parquet"
+    pq.write_table(pa.table({"submission_id": ["1"]}), bad)
+    with pytest.raises(InputError, match=r"bad.parquet: no column 'programmingLanguage'"):
+        build(tmp_path / "o", "codeforces", [bad])
