@@ -89,7 +89,9 @@ def build(
             empty directory, or a codelog dataset (replaced whole); anything else is refused
             (OutputError), as is an `out` that is, contains or lies inside an input.
         source: "codenet" (a CodeNet tree), "ci" (CSV/JSONL/Parquet exports), "junit",
-            "codecontests" or "codeforces" (the Hub's Parquet shards, or a Hub name).
+            "codecontests" or "codeforces" (the Hub's Parquet shards, or a Hub name); several
+            joined by "+" ("codenet+codecontests") are one build, a problem two of them hold
+            (by statement) one problem.
         language: CodeNet language name, case-insensitive (python, c++, java, ...).
         root: the CodeNet root (default: the bundled sample); for ci/junit, the directory
             code paths are relative to (default: the first input's directory).

@@ -92,7 +92,7 @@ INCORRECT = {
     ],
     "1198_A. MP3": [
         "n, I = map(int, input().split())\nwhile True:\n    n += 1\n",
-        "n, I = map(int, input().split())\nprint(0)\n",
+        "n, I = map(int, input().split())\nprint(n)\n",
     ],
 }
 CPP_CODE = (

@@ -24,9 +24,12 @@ from codelog.cli.common import (
 @cli.command()
 @click.option(
     "--source",
+    "sources",
     type=click.Choice(["codenet", "ci", "junit", "codecontests", "codeforces"]),
-    default="codenet",
-    show_default=True,
+    multiple=True,
+    help="Where the submissions come from (default: codenet). Repeated, one build of several "
+    "sources (e.g. --source codenet --source codecontests): a problem two of them hold, found "
+    "by its statement, is one problem (one split, deduplicated together).",
 )
 @click.option(
     "--lang",
@@ -109,7 +112,7 @@ from codelog.cli.common import (
 )
 @executor_option
 @manners
-def build(recipe: Path | None, as_json: bool, **options: Any) -> None:
+def build(recipe: Path | None, as_json: bool, sources: tuple[str, ...], **options: Any) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
     import codelog
     from codelog.builder import print_summary, summary_data
@@ -122,6 +125,8 @@ def build(recipe: Path | None, as_json: bool, **options: Any) -> None:
     try:
         # the options are codelog.build's own, by name: its signature is the one spelling
         decontaminate = options.pop("decontaminate")
+        # several sources are one source string, "codenet+codecontests" (codelog.build's)
+        options["source"] = "+".join(dict.fromkeys(sources)) or "codenet"
         report = codelog.build(
             recipe=loaded,
             progress=show_progress(),

@@ -11,6 +11,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import codelog
 from codelog.builder import BuildReport, run_build
 from codelog.errors import InputError
 from codelog.ingest.codeforces import language_of, status_of
@@ -229,3 +230,106 @@ def test_a_shard_without_a_column_names_it(tmp_path):
     pq.write_table(pa.table({"submission_id": ["1"]}), bad)
     with pytest.raises(InputError, match=r"bad.parquet: no column 'programmingLanguage'"):
         build(tmp_path / "o", "codeforces", [bad])
+
+
+# ------------------------------------------------------------------ judge refines, mixed build
+
+
+def test_judge_refines_incorrect_solutions_and_the_rows_rebuild(codecontests, tmp_path):
+    # runs the fixture's programs in the sandbox (about 5 s): the refinement is the judge's
+    refined, problems = tmp_path / "refined.parquet", tmp_path / "problems.parquet"
+    codelog.judge(
+        codecontests.out,
+        refined,
+        tests=f"codecontests:{CODECONTESTS}",
+        workers=2,
+        problems_out=problems,
+    )
+    rebuilt = codelog.build(
+        tmp_path / "rebuilt", source="ci", inputs=[refined], problems=problems, workers=1
+    )
+    outcomes = dict(
+        table(
+            rebuilt.out,
+            "SELECT submission_id, outcome FROM '{out}/solutions.parquet' "
+            "WHERE submission_id LIKE '%/incorrect_solutions/%'",
+        )
+    )
+    # each incorrect program is now what it does on the problem's private and generated tests
+    assert outcomes == {
+        "1000_A. Codehorses T-shirts/incorrect_solutions/0": "wrong_answer",
+        "1000_A. Codehorses T-shirts/incorrect_solutions/1": "runtime_error",
+        "12_B. Correct Solution?/incorrect_solutions/0": "wrong_answer",
+        "12_B. Correct Solution?/incorrect_solutions/1": "compile_error",
+        "1198_A. MP3/incorrect_solutions/0": "time_limit",
+        "1198_A. MP3/incorrect_solutions/1": "wrong_answer",
+    }
+
+
+def codenet_p02971(root: Path) -> Path:
+    """A CodeNet tree of p02971's Python 3 accepted and wrong answers (95 rows) from the
+    bundled sample: the problem the CodeContests fixture holds as an AtCoder problem."""
+    from codelog.ingest.codenet import BUNDLED_ROOT
+
+    (root / "metadata").mkdir(parents=True)
+    (root / "problem_descriptions").mkdir()
+    (root / "data" / "p02971" / "Python").mkdir(parents=True)
+    lines = (BUNDLED_ROOT / "metadata" / "p02971.csv").read_text().splitlines(keepends=True)
+    kept = [
+        line for line in lines[1:]
+        if ",Python (3" in line and (",Accepted," in line or ",Wrong Answer," in line)
+    ]  # fmt: skip
+    (root / "metadata" / "p02971.csv").write_text(lines[0] + "".join(kept))
+    listing = (BUNDLED_ROOT / "metadata" / "problem_list.csv").read_text().splitlines()
+    (root / "metadata" / "problem_list.csv").write_text(
+        "\n".join(line for line in listing if line.startswith(("id,", "p02971,"))) + "\n"
+    )
+    for name in ("problem_descriptions/p02971.html",):
+        (root / name).write_bytes((BUNDLED_ROOT / name).read_bytes())
+    for line in kept:
+        sid = line.split(",")[0]
+        code = f"data/p02971/Python/{sid}.py"
+        (root / code).write_bytes((BUNDLED_ROOT / code).read_bytes())
+    return root
+
+
+def test_a_problem_in_codenet_and_codecontests_is_one_problem(tmp_path):
+    root = codenet_p02971(tmp_path / "codenet")
+    report = build(tmp_path / "mixed", "codenet+codecontests", [CODECONTESTS], root=root)
+    counts = report.manifest["counts"]
+    assert counts["rows_in"] == 95 + 21 == counts["solutions"] + counts["rejects"]
+    problems = dict(table(report.out, "SELECT problem_id, split FROM '{out}/problems.parquet'"))
+    # CodeContests' "p02971 AtCoder Beginner Contest 134 - Exception Handling" is CodeNet's
+    # p02971 by its statement: its rows take that id, so one split and one group
+    assert sorted(problems) == [
+        "1000_A. Codehorses T-shirts", "1198_A. MP3", "12_B. Correct Solution?", "p02971"
+    ]  # fmt: skip
+    rows = table(
+        report.out,
+        "SELECT problem_id, reason, detail FROM '{out}/rejects.parquet' "
+        "WHERE submission_id LIKE 'p02971 AtCoder%' ORDER BY submission_id",
+    )
+    # deduplicated together: each CodeContests copy of a CodeNet program is its duplicate
+    assert len(rows) == 6
+    assert all(pid == "p02971" and reason == "duplicate" for pid, reason, _ in rows)
+    assert all(detail.startswith("duplicate of s") for _, _, detail in rows)
+
+
+def test_same_problems_match_statements_not_boilerplate():
+    from codelog.execution.testcases import codenet_problems
+    from codelog.group.split import same_problems
+    from codelog.ingest.codenet import BUNDLED_ROOT
+
+    codenet = codenet_problems(BUNDLED_ROOT)
+    earlier = pa.table(
+        {
+            "problem_id": list(codenet),
+            "prompt": [p.statement for p in codenet.values()],
+        }
+    )
+    shard = pq.read_table(CODECONTESTS / "train-00000-of-00001.parquet")
+    later = pa.table({"problem_id": shard.column("name"), "prompt": shard.column("description")})
+    # the three Codeforces problems match none of CodeNet's AtCoder and AIZU ones
+    assert same_problems(earlier, later) == {
+        "p02971 AtCoder Beginner Contest 134 - Exception Handling": "p02971"
+    }
