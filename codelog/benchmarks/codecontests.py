@@ -78,7 +78,9 @@ def difficulty_of(row: Mapping[str, Any]) -> str:
     return enum_name(row.get("difficulty"), DIFFICULTIES).lower()
 
 
-def _tests(row: Mapping[str, Any], key: str, where: str, line: int | None) -> list[TestCase]:
+def test_cases(
+    row: Mapping[str, Any], key: str, where: str, line: int | None
+) -> list[TestCase]:
     value = row.get(key) or {}
     inputs, outputs = value.get("input") or [], value.get("output") or []
     if not isinstance(inputs, list) or not isinstance(outputs, list) or len(inputs) != len(outputs):
@@ -106,7 +108,7 @@ def task(
     description = row.get("description")
     if not isinstance(description, str):
         raise InputError(where, "needs a description", line=line, column="description")
-    tests = [t for s in test_sets for t in _tests(row, f"{s}_tests", where, line)]
+    tests = [t for s in test_sets for t in test_cases(row, f"{s}_tests", where, line)]
     if not tests:
         return Skip(name, f"no {' or '.join(test_sets)} tests")
     memory = row.get("memory_limit_bytes")

@@ -31,7 +31,9 @@ from codelog.benchmarks.codecontests import (
     DIFFICULTIES,
     LANGUAGES,
     SOURCES,
+    TEST_SETS,
     enum_name,
+    test_cases,
     time_limit_ms,
 )
 from codelog.errors import InputError
@@ -107,12 +109,31 @@ def scan_codecontests(options: BuildOptions) -> SourceScan:
                                 yield from out.add(row["name"], lst, k, code_lang, code, where)
         yield from out.flush()
 
+    def tests() -> Iterator[pa.RecordBatch]:
+        # a problem's tests can be megabytes: a few problems a batch
+        columns = ["name", *(f"{s}_tests" for s in TEST_SETS)]
+        for path in files:
+            for first, batch in shard_batches(path, columns, 8, "codecontests"):
+                cols: dict[str, list] = {name: [] for name in schema.TEST.names}
+                for i, row in enumerate(batch.to_pylist()):
+                    if row["name"] not in problems:
+                        continue
+                    for test_set in TEST_SETS:
+                        key = f"{test_set}_tests"
+                        for test in test_cases(row, key, str(path), first + i + 1):
+                            cols["problem_id"].append(row["name"])
+                            cols["name"].append(test.name)
+                            cols["input"].append(test.input)
+                            cols["output"].append(test.output)
+                yield pa.RecordBatch.from_pydict(cols, schema=schema.TEST)
+
     return SourceScan(
         language=language,
         problems=_problems_table(problems),
         rows_total=rows_total,
         batches=batches,
         input_files=files,
+        tests=tests,
     )
 
 

@@ -129,9 +129,15 @@ def scan_codeforces(options: BuildOptions) -> SourceScan:
                 if cols["submission_id"]:
                     yield pa.RecordBatch.from_pydict(cols, schema=schema.SUBMISSION)
 
+    def tests() -> Iterator[pa.RecordBatch]:
+        if options.problems_file is not None:
+            ids = {_key(*where): pid for pid, where in problem_ids.items()}
+            yield from _official_tests(options.problems_file, ids)
+
     return SourceScan(
         language=language,
         problems=_problems_table(problem_ids, known),
+        tests=tests if options.problems_file else None,
         rows_total=rows_total,
         batches=batches,
         input_files=[*files, *([options.problems_file] if options.problems_file else [])],
@@ -229,6 +235,21 @@ def _read_problems(path: Path) -> dict[str, dict[str, Any]]:
                 "tests": len(row["official_tests"] or []) or None,
             }
     return problems
+
+
+def _official_tests(path: Path, ids: dict[str, str]) -> Iterator[pa.RecordBatch]:
+    """The official tests of the problems `ids` names ("contest/index" -> problem_id)."""
+    columns = ["contest_id", "index", "official_tests"]
+    for _, batch in shard_batches(path, columns, 8, "open-r1/codeforces"):  # MBs a problem
+        cols: dict[str, list] = {name: [] for name in schema.TEST.names}
+        for row in batch.to_pylist():
+            pid = ids.get(_key(row["contest_id"], row["index"]))
+            for k, test in enumerate((row["official_tests"] or []) if pid else []):
+                cols["problem_id"].append(pid)
+                cols["name"].append(f"official {k + 1}")
+                cols["input"].append(test.get("input"))
+                cols["output"].append(test.get("output"))
+        yield pa.RecordBatch.from_pydict(cols, schema=schema.TEST)
 
 
 def _problems_table(ids: dict[str, tuple[str, str]], known: dict[str, dict]) -> pa.Table:

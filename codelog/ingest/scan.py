@@ -32,6 +32,8 @@ class SourceScan:
     # Problems marked identical (one cluster per tuple): they share a split (codelog.group.split)
     problem_clusters: list[tuple[str, ...]] = field(default_factory=list)
     clusters_file: Path | None = None  # where the clusters came from, if anywhere
+    # The problems' tests (codelog.schema.TEST batches, streamed), where the source has them
+    tests: Callable[[], Iterator[pa.RecordBatch]] | None = None
 
 
 def locate_lines(path: str | Path, submission_id: str) -> list[int]:
@@ -74,6 +76,11 @@ def combine(scans: list[SourceScan], same: dict[str, str]) -> SourceScan:
             for batch in scan.batches(batch_size):
                 yield _renamed(batch, same) if same else batch
 
+    def tests() -> Iterator[pa.RecordBatch]:
+        for scan in scans:  # a problem two sources hold keeps the tests of both
+            for batch in scan.tests() if scan.tests else ():
+                yield _renamed(batch, same) if same else batch
+
     return SourceScan(
         language=scans[0].language,
         problems=problems,
@@ -87,6 +94,7 @@ def combine(scans: list[SourceScan], same: dict[str, str]) -> SourceScan:
             *sorted((first, other) for other, first in same.items()),
         ],
         clusters_file=next((s.clusters_file for s in scans if s.clusters_file), None),
+        tests=tests if any(scan.tests for scan in scans) else None,
     )
 
 

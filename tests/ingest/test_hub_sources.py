@@ -14,6 +14,7 @@ import pytest
 import codelog
 from codelog.builder import BuildReport, run_build
 from codelog.errors import InputError
+from codelog.execution.testcases import load_problems
 from codelog.ingest.codeforces import language_of, status_of
 from codelog.options import BuildOptions
 from codelog.recipe import load_recipe
@@ -235,16 +236,37 @@ def test_a_shard_without_a_column_names_it(tmp_path):
 # ------------------------------------------------------------------ judge refines, mixed build
 
 
+def test_the_dataset_keeps_each_problems_tests_where_the_judge_finds_them(codecontests):
+    shard = pq.read_table(CODECONTESTS / "train-00000-of-00001.parquet").to_pylist()
+    problems = load_problems(f"codenet:{codecontests.out}")
+    for row in shard:
+        want = [
+            (f"{s} {i + 1}", given, expected)
+            for s in ("public", "private", "generated")
+            for i, (given, expected) in enumerate(
+                zip(row[f"{s}_tests"]["input"], row[f"{s}_tests"]["output"], strict=True)
+            )
+        ]
+        got = [(t.name, t.input, t.output) for t in problems[row["name"]].tests]
+        assert got == want and len(got) >= 2, row["name"]
+
+
+def test_codeforces_official_tests_travel_with_the_problems(codeforces):
+    official = {
+        f"{r['contest_id']}{r['index']}": [(t["input"], t["output"]) for t in r["official_tests"]]
+        for r in pq.read_table(PROBLEMS).to_pylist()
+    }
+    problems = load_problems(f"codenet:{codeforces.out}")
+    assert sorted(problems) == sorted(official) == ["1000A", "1198A", "12B"]
+    for pid, tests in official.items():
+        assert [(t.input, t.output) for t in problems[pid].tests] == tests
+
+
 def test_judge_refines_incorrect_solutions_and_the_rows_rebuild(codecontests, tmp_path):
-    # runs the fixture's programs in the sandbox (about 5 s): the refinement is the judge's
+    # runs the fixture's programs in the sandbox (about 5 s): the refinement is the judge's,
+    # on the tests the dataset keeps (no --tests)
     refined, problems = tmp_path / "refined.parquet", tmp_path / "problems.parquet"
-    codelog.judge(
-        codecontests.out,
-        refined,
-        tests=f"codecontests:{CODECONTESTS}",
-        workers=2,
-        problems_out=problems,
-    )
+    codelog.judge(codecontests.out, refined, workers=2, problems_out=problems)
     rebuilt = codelog.build(
         tmp_path / "rebuilt", source="ci", inputs=[refined], problems=problems, workers=1
     )
@@ -255,8 +277,12 @@ def test_judge_refines_incorrect_solutions_and_the_rows_rebuild(codecontests, tm
             "WHERE submission_id LIKE '%/incorrect_solutions/%'",
         )
     )
-    # each incorrect program is now what it does on the problem's private and generated tests
+    # each incorrect program is now what it does on the problem's tests
     assert outcomes == {
+        **{
+            f"p02971 AtCoder Beginner Contest 134 - Exception Handling/incorrect_solutions/{k}": "wrong_answer"
+            for k in range(3)
+        },
         "1000_A. Codehorses T-shirts/incorrect_solutions/0": "wrong_answer",
         "1000_A. Codehorses T-shirts/incorrect_solutions/1": "runtime_error",
         "12_B. Correct Solution?/incorrect_solutions/0": "wrong_answer",
