@@ -78,9 +78,7 @@ def difficulty_of(row: Mapping[str, Any]) -> str:
     return enum_name(row.get("difficulty"), DIFFICULTIES).lower()
 
 
-def test_cases(
-    row: Mapping[str, Any], key: str, where: str, line: int | None
-) -> list[TestCase]:
+def test_cases(row: Mapping[str, Any], key: str, where: str, line: int | None) -> list[TestCase]:
     value = row.get(key) or {}
     inputs, outputs = value.get("input") or [], value.get("output") or []
     if not isinstance(inputs, list) or not isinstance(outputs, list) or len(inputs) != len(outputs):
