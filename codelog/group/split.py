@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 import pyarrow as pa
 
+from codelog.benchmarks.base import Reference
 from codelog.contamination.index import StatementRule, statement_matches
 
 TRAIN, TEST = "train", "test"
@@ -98,23 +99,13 @@ def force_test(
     return replace(result, splits=splits)
 
 
-@dataclass(frozen=True)
-class _Statement:
-    """A problem of an earlier source, as statement_matches reads a benchmark problem."""
-
-    benchmark: str
-    task_id: str
-    statement: str
-    solutions: tuple[str, ...] = ()
-    language: str = ""
-
-
 def same_problems(earlier: pa.Table, later: pa.Table) -> dict[str, str]:
     """Problems of `later` (a source's problems table) that are problems of `earlier`, by
     statement: later id -> earlier id, each later problem to its best match (ties: the
     smallest id). A mixed build gives such a pair one id, hence one split and one group."""
+    # the earlier source's problems stand where the leakage check has a benchmark's
     known = [
-        _Statement("earlier", pid, text)
+        Reference("earlier source", pid, text, ())
         for pid, text in zip(*_columns(earlier), strict=True)
         if text
     ]
