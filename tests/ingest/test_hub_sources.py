@@ -13,7 +13,7 @@ import pytest
 
 import codelog
 from codelog.builder import BuildReport, run_build
-from codelog.errors import InputError
+from codelog.errors import InputError, RecipeError
 from codelog.execution.testcases import load_problems
 from codelog.ingest.codeforces import language_of, status_of
 from codelog.options import BuildOptions
@@ -359,3 +359,36 @@ def test_same_problems_match_statements_not_boilerplate():
     assert same_problems(earlier, later) == {
         "p02971 AtCoder Beginner Contest 134 - Exception Handling": "p02971"
     }
+
+
+def test_passed_test_count_is_a_partial_credit_option(tmp_path):
+    recipe_file = tmp_path / "partial.toml"
+    recipe_file.write_text("[partial_credit]\nweight = 0.3\n")
+    recipe = load_recipe(recipe_file)
+    report = run_build(
+        BuildOptions(
+            source="codeforces", language="python", out=tmp_path / "ds", recipe=recipe,
+            inputs=(str(SUBMISSIONS),), problems_file=PROBLEMS, workers=1, show_progress=False,
+        )
+    )  # fmt: skip
+    rows = dict(
+        table(
+            report.out,
+            "SELECT submission_id, reward FROM '{out}/solutions.parquet' "
+            "WHERE submission_id IN ('40000000', '40000002', '40000004')",
+        )
+    )
+    # accepted keeps its reward; a wrong answer passing 2 of 12 official tests earns 0.3 x 2/12
+    assert rows == {
+        "40000000": 1.0,
+        "40000002": pytest.approx(-0.1 + 0.3 * 2 / 12),
+        "40000004": -0.6,
+    }
+    assert report.manifest["recipe"]["partial_credit"] == {"weight": 0.3}
+
+
+def test_partial_credit_never_lifts_a_failure_to_accepted(tmp_path):
+    recipe_file = tmp_path / "too-much.toml"
+    recipe_file.write_text("[partial_credit]\nweight = 1.1\n")
+    with pytest.raises(RecipeError, match=r"weight = 1.1: a failure passing every test would earn"):
+        load_recipe(recipe_file)
