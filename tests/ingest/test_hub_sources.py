@@ -266,7 +266,10 @@ def test_judge_refines_incorrect_solutions_and_the_rows_rebuild(codecontests, tm
     # runs the fixture's programs in the sandbox (about 5 s): the refinement is the judge's,
     # on the tests the dataset keeps (no --tests)
     refined, problems = tmp_path / "refined.parquet", tmp_path / "problems.parquet"
-    codelog.judge(codecontests.out, refined, workers=2, problems_out=problems)
+    judged = codelog.judge(codecontests.out, refined, workers=2, problems_out=problems)
+    # the label audit: every incorrect program fails again, which agrees with `incorrect`
+    (incorrect,) = [row for row in judged.audit if row.outcome == "incorrect"]
+    assert incorrect.judged == incorrect.agree == 9
     rebuilt = codelog.build(
         tmp_path / "rebuilt", source="ci", inputs=[refined], problems=problems, workers=1
     )
