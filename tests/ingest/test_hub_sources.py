@@ -13,7 +13,7 @@ import pytest
 
 import codelog
 from codelog.builder import BuildReport, run_build
-from codelog.errors import InputError, RecipeError
+from codelog.errors import CodelogError, InputError, RecipeError
 from codelog.execution.testcases import load_problems
 from codelog.ingest.codeforces import language_of, status_of
 from codelog.options import BuildOptions
@@ -395,3 +395,19 @@ def test_partial_credit_never_lifts_a_failure_to_accepted(tmp_path):
     recipe_file.write_text("[partial_credit]\nweight = 1.1\n")
     with pytest.raises(RecipeError, match=r"weight = 1.1: a failure passing every test would earn"):
         load_recipe(recipe_file)
+
+
+def test_a_hub_name_offline_is_one_line_naming_the_local_form(tmp_path, monkeypatch):
+    import huggingface_hub.constants as hub
+
+    # no network in tests, and an empty cache (huggingface_hub reads these at each call)
+    monkeypatch.setattr(hub, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(hub, "HF_HUB_CACHE", str(tmp_path / "hf"))
+    with pytest.raises(CodelogError) as caught:
+        build(tmp_path / "o", "codecontests", ["deepmind/code_contests"])
+    message = str(caught.value)
+    assert message.startswith(
+        "--source codecontests --input deepmind/code_contests: cannot load it from the Hugging "
+        "Face Hub ("
+    )
+    assert message.endswith("give a local copy of its Parquet files: --input DIR")
