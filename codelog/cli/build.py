@@ -56,9 +56,9 @@ from codelog.cli.common import (
 )
 @click.option(
     "--problems",
-    type=LocalPath(path_type=Path, dir_okay=False),
+    type=LocalPath(path_type=Path),
     help="Problems file for --source ci (problem_id, name, description, ...); for --source "
-    "codeforces, open-r1/codeforces' Parquet (config verifiable).",
+    "codeforces, open-r1/codeforces' Parquet (config verifiable): a file or a directory.",
 )
 @click.option(
     "--out",

@@ -140,7 +140,14 @@ def scan_codeforces(options: BuildOptions) -> SourceScan:
         tests=tests if options.problems_file else None,
         rows_total=rows_total,
         batches=batches,
-        input_files=[*files, *([options.problems_file] if options.problems_file else [])],
+        input_files=[
+            *files,
+            *(
+                parquet_files([options.problems_file], "codeforces")
+                if options.problems_file
+                else []
+            ),
+        ],
     )
 
 
@@ -216,10 +223,10 @@ def _read_problems(path: Path) -> dict[str, dict[str, Any]]:
     """open-r1/codeforces problems by "contest/index": statement, limits, rating, tags and
     how many official tests they have."""
     problems: dict[str, dict[str, Any]] = {}
-    for first, batch in shard_batches(path, _PROBLEM_COLUMNS, 256, "open-r1/codeforces"):
+    for shard, first, batch in _problem_batches(path, _PROBLEM_COLUMNS, 256):
         for i, row in enumerate(batch.to_pylist()):
             if row["contest_id"] is None or not row["index"]:
-                raise InputError(path, "needs contest_id and index", line=first + i + 1)
+                raise InputError(shard, "needs contest_id and index", line=first + i + 1)
             sections = [
                 row["description"],
                 *(f"Input\n\n{row['input_format']}" for _ in [0] if row["input_format"]),
@@ -237,10 +244,19 @@ def _read_problems(path: Path) -> dict[str, dict[str, Any]]:
     return problems
 
 
+def _problem_batches(
+    path: Path, columns: list[str] | tuple[str, ...], batch_size: int
+) -> Iterator[tuple[Path, int, pa.RecordBatch]]:
+    """(shard, first row, batch) of open-r1/codeforces' Parquet: a file or a directory."""
+    for shard in parquet_files([path], "codeforces"):
+        for first, batch in shard_batches(shard, columns, batch_size, "open-r1/codeforces"):
+            yield shard, first, batch
+
+
 def _official_tests(path: Path, ids: dict[str, str]) -> Iterator[pa.RecordBatch]:
     """The official tests of the problems `ids` names ("contest/index" -> problem_id)."""
     columns = ["contest_id", "index", "official_tests"]
-    for _, batch in shard_batches(path, columns, 8, "open-r1/codeforces"):  # MBs a problem
+    for _, _, batch in _problem_batches(path, columns, 8):  # a problem's tests: MBs at times
         cols: dict[str, list] = {name: [] for name in schema.TEST.names}
         for row in batch.to_pylist():
             pid = ids.get(_key(row["contest_id"], row["index"]))

@@ -323,8 +323,17 @@ def _split_summary(
 
 
 # The license the data itself comes under, where the source fixes it.
-SOURCE_LICENSES = {"codenet": "cdla-permissive-2.0"}
-_LICENSE_NOTES = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
+SOURCE_LICENSES = {
+    "codenet": "cdla-permissive-2.0",
+    "codecontests": "cc-by-4.0",  # deepmind/code_contests' card
+    "codeforces": "cc-by-4.0",  # open-r1/codeforces-submissions' card
+}
+_LICENSE_NOTES = {
+    "codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n",
+    "codecontests": "CodeContests (DeepMind, deepmind/code_contests) is licensed CC-BY-4.0.\n",
+    "codeforces": "The Codeforces submissions (open-r1/codeforces-submissions) are licensed "
+    "CC-BY-4.0.\n",
+}
 
 
 def data_license(options: BuildOptions) -> str | None:

@@ -411,3 +411,14 @@ def test_a_hub_name_offline_is_one_line_naming_the_local_form(tmp_path, monkeypa
         "Face Hub ("
     )
     assert message.endswith("give a local copy of its Parquet files: --input DIR")
+
+
+def test_codeforces_problems_may_be_a_directory_of_shards(codeforces, tmp_path):
+    shards = tmp_path / "verifiable"
+    shards.mkdir()
+    problems = pq.read_table(PROBLEMS)
+    pq.write_table(problems.slice(0, 1), shards / "train-00000-of-00002.parquet")
+    pq.write_table(problems.slice(1), shards / "train-00001-of-00002.parquet")
+    report = build(tmp_path / "ds", "codeforces", [SUBMISSIONS], problems_file=shards)
+    for name in ("problems.parquet", "tests.parquet", "solutions.parquet"):
+        assert (report.out / name).read_bytes() == (codeforces.out / name).read_bytes(), name
