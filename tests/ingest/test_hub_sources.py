@@ -251,6 +251,22 @@ def test_the_dataset_keeps_each_problems_tests_where_the_judge_finds_them(codeco
         assert got == want and len(got) >= 2, row["name"]
 
 
+def test_the_verl_export_carries_the_same_tests(codecontests, tmp_path):
+    import json
+
+    codelog.export(codecontests.out, "verl", tmp_path / "verl")
+    rows = [
+        *pq.read_table(tmp_path / "verl" / "train.parquet").to_pylist(),
+        *pq.read_table(tmp_path / "verl" / "test.parquet").to_pylist(),
+    ]
+    problems = load_problems(f"codenet:{codecontests.out}")
+    for row in rows:
+        truth = json.loads(row["reward_model"]["ground_truth"])
+        tests = [(t["name"], t["input"], t["output"]) for t in truth["tests"]]
+        want = problems[truth["problem_id"]].tests
+        assert tests == [(t.name, t.input, t.output) for t in want], truth["problem_id"]
+
+
 def test_codeforces_official_tests_travel_with_the_problems(codeforces):
     official = {
         f"{r['contest_id']}{r['index']}": [(t["input"], t["output"]) for t in r["official_tests"]]
