@@ -24,7 +24,6 @@ from codelog.cli.common import (
 @cli.command()
 @click.option(
     "--source",
-    "sources",
     type=click.Choice(["codenet", "ci", "junit", "codecontests", "codeforces"]),
     multiple=True,
     help="Where the submissions come from (default: codenet). Repeated, one build of several "
@@ -112,7 +111,7 @@ from codelog.cli.common import (
 )
 @executor_option
 @manners
-def build(recipe: Path | None, as_json: bool, sources: tuple[str, ...], **options: Any) -> None:
+def build(recipe: Path | None, as_json: bool, **options: Any) -> None:
     """Build a deduplicated, grouped Parquet dataset from judged submissions."""
     import codelog
     from codelog.builder import print_summary, summary_data
@@ -126,7 +125,7 @@ def build(recipe: Path | None, as_json: bool, sources: tuple[str, ...], **option
         # the options are codelog.build's own, by name: its signature is the one spelling
         decontaminate = options.pop("decontaminate")
         # several sources are one source string, "codenet+codecontests" (codelog.build's)
-        options["source"] = "+".join(dict.fromkeys(sources)) or "codenet"
+        options["source"] = "+".join(dict.fromkeys(options["source"])) or "codenet"
         report = codelog.build(
             recipe=loaded,
             progress=show_progress(),
