@@ -438,3 +438,13 @@ def test_codeforces_problems_may_be_a_directory_of_shards(codeforces, tmp_path):
     report = build(tmp_path / "ds", "codeforces", [SUBMISSIONS], problems_file=shards)
     for name in ("problems.parquet", "tests.parquet", "solutions.parquet"):
         assert (report.out / name).read_bytes() == (codeforces.out / name).read_bytes(), name
+
+
+def test_codeforces_problems_are_compared_as_codeforces_checkers_do(codecontests, codeforces):
+    from codelog.execution.compare import compare, rules_for
+
+    for dataset, pid in ((codecontests, "1000_A. Codehorses T-shirts"), (codeforces, "1000A")):
+        problem = load_problems(f"codenet:{dataset.out}")[pid]
+        assert problem.origin == "Codeforces"
+        # tokens, no Presentation Error: a trailing space is accepted
+        assert compare("2 \n", "2\n", None, rules_for(problem.origin)) == "Accepted"
