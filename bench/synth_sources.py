@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 import synth_codenet as synth
-from make_source_fixtures import CODE_CONTESTS, SUBMISSIONS
+from make_source_fixtures import CODE_CONTESTS, SUBMISSIONS, submission_row
 
 PROBLEMS_PER_SHARD = 500
 PYTHON2, CPP, PYTHON3, JAVA, UNKNOWN = 1, 2, 3, 4, 0
@@ -159,20 +159,11 @@ def codeforces_shard(task: dict) -> int:
 
 
 def _submission(p, k, contest, index, language, verdict, code, r) -> dict:
-    return {
-        "submission_id": str(100_000_000 + p * 10_000 + k),
-        "source": code,
-        "contestId": contest,
-        "problem_index": index,
-        "programmingLanguage": language,
-        "verdict": verdict,
-        "testset": "TESTS",
-        "passedTestCount": float(r.randint(0, 40)),
-        "timeConsumedMillis": float(r.randint(15, 2000)),
-        "memoryConsumedBytes": float(r.randint(1, 256) << 20),
-        "creationTimeSeconds": float(1_500_000_000 + p * 1000 + k),
-        "problem_id": f"{contest}{index}",
-    }
+    return submission_row(
+        str(100_000_000 + p * 10_000 + k), code, contest, index, language, verdict,
+        passed=r.randint(0, 40), millis=r.randint(15, 2000), memory=r.randint(1, 256) << 20,
+        created=1_500_000_000 + p * 1000 + k,
+    )  # fmt: skip
 
 
 def _tests(pairs: list[tuple[str, str]]) -> dict:

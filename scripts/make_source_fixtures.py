@@ -272,6 +272,36 @@ def submissions(name: str) -> list[tuple[str, str, str]]:
     ]
 
 
+def submission_row(
+    submission_id: str,
+    code: str,
+    contest: str,
+    index: str,
+    language: str,
+    verdict: str,
+    *,
+    passed: int,
+    millis: int,
+    memory: int,
+    created: int,
+) -> dict:
+    """One open-r1/codeforces-submissions row (the judge's figures as float64, as published)."""
+    return {
+        "submission_id": submission_id,
+        "source": code,
+        "contestId": contest,
+        "problem_index": index,
+        "programmingLanguage": language,
+        "verdict": verdict,
+        "testset": "TESTS",
+        "passedTestCount": float(passed),
+        "timeConsumedMillis": float(millis),
+        "memoryConsumedBytes": float(memory),
+        "creationTimeSeconds": float(created),
+        "problem_id": f"{contest}{index}",
+    }
+
+
 def codeforces_submissions() -> pa.Table:
     rows = []
     for p, name in enumerate(PROBLEMS):
@@ -279,21 +309,12 @@ def codeforces_submissions() -> pa.Table:
         index = rest.partition(".")[0]
         for k, (language, verdict, code) in enumerate(submissions(name)):
             rows.append(
-                {
-                    "submission_id": str(40_000_000 + 100 * p + k),
-                    "source": code,
-                    "contestId": contest,
-                    "problem_index": index,
-                    "programmingLanguage": language,
-                    "verdict": verdict,
-                    "testset": "TESTS",
-                    "passedTestCount": float(12 if verdict == "OK" else k % 4),
-                    "timeConsumedMillis": float(15 * k),
-                    "memoryConsumedBytes": float(1024 * 1024 * (k + 1)),
-                    "creationTimeSeconds": float(1_600_000_000 + 60 * (100 * p + k)),
-                    "problem_id": f"{contest}{index}",
-                }
-            )
+                submission_row(
+                    str(40_000_000 + 100 * p + k), code, contest, index, language, verdict,
+                    passed=12 if verdict == "OK" else k % 4, millis=15 * k,
+                    memory=1024 * 1024 * (k + 1), created=1_600_000_000 + 60 * (100 * p + k),
+                )
+            )  # fmt: skip
     return pa.Table.from_pylist(rows, schema=SUBMISSIONS)
 
 
