@@ -17,6 +17,11 @@ compares them with the goals of issues 7 and 22. Both runs find the tree in the 
 (it was just written, or, when reused, is read once before the floor: `warm_page_cache`), so
 they compare like with like.
 
+`--source codecontests` / `--source codeforces` instead builds synthetic Parquet shards of
+those sources (bench/synth_sources.py, kept in --tree-dir) and measures the build alone (wall,
+CPU, peak RSS of the process tree, the manifest's counts): their code is inline, so there is
+no file-reading floor to compare with.
+
 `--side-by-side` runs the floor and the build at the same time instead, each with half the
 workers: on a machine whose speed drifts (a shared VM), the CPU-time ratio then compares the
 two under the same conditions. Their wall times are each on half the machine.
@@ -338,6 +343,50 @@ def bench_size(size: int, args: argparse.Namespace) -> dict:
     return result
 
 
+def bench_hub_source(source: str, size: int, args: argparse.Namespace) -> dict:
+    """Build `size` synthetic rows of `source` (codecontests, codeforces); the measurements."""
+    shards = args.tree_dir / f"{source}-{size}"
+    marker = shards / "synth.json"
+    if marker.is_file():
+        synth = {**json.loads(marker.read_text()), "reused": True}
+    else:
+        shutil.rmtree(shards, ignore_errors=True)
+        sys.path.insert(0, str(BENCH))
+        from synth_sources import synthesise
+
+        synth = synthesise(source, size, shards, args.seed, args.workers)
+        marker.write_text(json.dumps(synth))
+        synth["reused"] = False
+    print(f"[{source} {size:,}] shards: {synth}", flush=True)
+    run_dir = args.tree_dir / f"run-{source}-{size}"
+    _fresh(run_dir)
+    out = run_dir / "out"
+    cmd = [
+        args.codelog, "build", "--source", source, "--input", str(shards), "--out", str(out),
+        "--workers", str(args.workers),
+    ]  # fmt: skip
+    idle = wait_for_idle(args.wait_idle, f"{source} {size:,}") if args.wait_idle else None
+    build = run_watched(cmd, args.tree_dir / f"build-{source}-{size}.log", args.interval)
+    build["busy_before"] = idle
+    build["log_tail"] = Path(build["log"]).read_text(errors="replace")[-2000:]
+    build["stages"] = stage_seconds(build["log_tail"])
+    if build["exit_code"] == 0:
+        counts = json.loads((out / "manifest.json").read_text())["counts"]
+        build["counts"] = {k: counts[k] for k in ("rows_in", "solutions", "rejects", "groups")}
+        build["rows_per_s"] = round(counts["rows_in"] / build["wall_s"], 1)
+    print(
+        f"[{source} {size:,}] build: exit {build['exit_code']}, {build['wall_s']:.1f} s, "
+        f"{build.get('rows_per_s', 0):,.0f} rows/s, {build['cpu_s']:.1f} CPU-s, peak RSS "
+        f"{build['peak_rss'] / GIB:.2f} GiB, stages {build['stages']}, counts "
+        f"{build.get('counts')}, {_others(build)}",
+        flush=True,
+    )
+    shutil.rmtree(run_dir, ignore_errors=True)
+    if not args.keep:
+        shutil.rmtree(shards, ignore_errors=True)
+    return {"source": source, "size": size, "synth": synth, "build": build}
+
+
 def _fresh(run_dir: Path) -> None:
     if run_dir.exists():
         shutil.rmtree(run_dir)
@@ -525,6 +574,13 @@ def main(argv: list[str] | None = None) -> None:
         default="100000,1000000,3300000",
         help="comma-separated row counts (default: %(default)s)",
     )
+    ap.add_argument(
+        "--source",
+        choices=("codenet", "codecontests", "codeforces"),
+        default="codenet",
+        help="what to build: a synthetic CodeNet tree (with the floor), or synthetic Parquet "
+        "shards of CodeContests or Codeforces submissions (the build alone)",
+    )
     ap.add_argument("--tree-dir", type=Path, default=Path("/tmp/codelog-bench"))
     ap.add_argument("--keep", action="store_true", help="keep the trees for the next run")
     ap.add_argument("--seed", type=int, default=0)
@@ -578,6 +634,11 @@ def main(argv: list[str] | None = None) -> None:
         flush=True,
     )
     json_out = args.json_out or args.tree_dir / "bench-build.json"
+    if args.source != "codenet":
+        runs = [bench_hub_source(args.source, size, args) for size in sizes]
+        json_out.write_text(json.dumps({"sizes": sizes, "results": runs}, indent=2))
+        print(f"\nall measurements: {json_out}")
+        return
     results = []
     for size in sizes:  # the JSON is rewritten after each size: a long run is never all lost
         results.append(bench_size(size, args))

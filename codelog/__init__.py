@@ -88,12 +88,17 @@ def build(
         out: dataset directory (default `datasets/<source>-<language>`). It may be absent, an
             empty directory, or a codelog dataset (replaced whole); anything else is refused
             (OutputError), as is an `out` that is, contains or lies inside an input.
-        source: "codenet" (a CodeNet tree), "ci" (CSV/JSONL/Parquet exports) or "junit".
+        source: "codenet" (a CodeNet tree), "ci" (CSV/JSONL/Parquet exports), "junit",
+            "codecontests" or "codeforces" (the Hub's Parquet shards, or a Hub name); several
+            joined by "+" ("codenet+codecontests") are one build, a problem two of them hold
+            (by statement) one problem.
         language: CodeNet language name, case-insensitive (python, c++, java, ...).
         root: the CodeNet root (default: the bundled sample); for ci/junit, the directory
             code paths are relative to (default: the first input's directory).
-        inputs: ci/junit export files or globs.
-        problems: ci problems file (problem_id, name, description, ...).
+        inputs: ci/junit export files or globs; codecontests/codeforces Parquet files,
+            directories, globs or Hub names.
+        problems: ci problems file (problem_id, name, description, ...); codeforces:
+            open-r1/codeforces' Parquet (statements, limits, official tests).
         recipe: a Recipe or a recipe TOML path (default: recipes/offline-rl-paper.toml).
         seed: picks the capped correct solutions, deterministically.
         workers: parse processes, at least 1 (default: all cores).

@@ -43,13 +43,50 @@ class BuildReport:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
+# Sources read from the Hub's Parquet shards (codelog.ingest.shards); their code is inline.
+SHARD_SOURCES = ("codecontests", "codeforces")
+
+
 def open_source(options: BuildOptions) -> tuple[SourceScan, Path | None]:
-    """The source's scan, and the directory code paths must stay inside (None: no check)."""
+    """The source's scan, and the directory code paths must stay inside (None: no check).
+    Sources joined by "+" (`--source codenet --source codecontests`) are one scan: a problem
+    two of them hold (by statement) is one problem."""
+    if "+" in options.source:
+        from dataclasses import replace
+
+        from codelog.group.split import same_problems
+        from codelog.ingest.scan import combine
+
+        opened = [open_source(replace(options, source=s)) for s in options.source.split("+")]
+        scans = [scan for scan, _ in opened]
+        same: dict[str, str] = {}
+        for i, scan in enumerate(scans[1:], start=1):
+            for earlier in scans[:i]:
+                same |= {
+                    k: v
+                    for k, v in same_problems(earlier.problems, scan.problems).items()
+                    if k not in same
+                }
+        roots = [root for _, root in opened if root is not None]
+        if len(roots) > 1:  # code paths are checked against one directory
+            raise CodelogError(
+                f"--source {options.source}: at most one source with code files (codenet, "
+                "ci, junit) in a build; codecontests and codeforces carry their code inline"
+            )
+        return combine(scans, same), roots[0] if roots else None
     if options.source == "codenet":
         from codelog.ingest.codenet import BUNDLED_ROOT, scan_codenet
 
         root = (options.root or BUNDLED_ROOT).resolve()
         return scan_codenet(root, options.language, options.recipe), root / "data"
+    if options.source == "codecontests":
+        from codelog.ingest.codecontests import scan_codecontests
+
+        return scan_codecontests(options), None
+    if options.source == "codeforces":
+        from codelog.ingest.codeforces import scan_codeforces
+
+        return scan_codeforces(options), None
     if options.source in ("ci", "junit"):
         from codelog.ingest.ci.scan import scan_ci
 
@@ -60,10 +97,22 @@ def open_source(options: BuildOptions) -> tuple[SourceScan, Path | None]:
 def declared_inputs(options: BuildOptions) -> tuple[list[Path], list[Path]]:
     """What the build reads, known before reading it: (inputs an output must keep clear of,
     directories an output may sit inside but never be or contain)."""
+    if "+" in options.source:
+        from dataclasses import replace
+
+        parts = [declared_inputs(replace(options, source=s)) for s in options.source.split("+")]
+        return [p for inputs, _ in parts for p in inputs], [
+            p for _, around in parts for p in around
+        ]
     if options.source == "codenet":
         from codelog.ingest.codenet import BUNDLED_ROOT
 
         return [options.root or BUNDLED_ROOT], []
+    if options.source in SHARD_SOURCES:
+        from codelog.ingest.shards import parquet_files
+
+        files = parquet_files(options.inputs, options.source)
+        return [*files, *([options.problems_file] if options.problems_file else [])], []
     from codelog.ingest.ci.formats import expand_inputs
 
     files = expand_inputs(options.inputs) if options.inputs else []

@@ -19,6 +19,9 @@ class Outcome(StrEnum):
     QUERY_LIMIT = "query_limit"
     RUNTIME_ERROR = "runtime_error"
     COMPILE_ERROR = "compile_error"
+    # Failed, verdict not given (CodeContests' incorrect_solutions): `codelog judge` on the
+    # problem's own tests refines it to one of the above.
+    INCORRECT = "incorrect"
 
     @property
     def is_correct(self) -> bool:

@@ -66,6 +66,15 @@ class Dialects:
 
 
 @dataclass(frozen=True)
+class PartialCredit:
+    """A failed solution's reward plus `weight` x the share of tests it passed, where the
+    judge logged it (`accuracy` "passed/total": AIZU, Codeforces' passedTestCount with
+    --problems). 0, the default, leaves rewards as the outcome gives them."""
+
+    weight: float = 0.0
+
+
+@dataclass(frozen=True)
 class Split:
     """The held-out split, by problem: a problem (with the problems CodeNet marks identical to
     it) is "test" when a seeded hash of its id falls under `test_fraction` (codelog.group.split)."""
@@ -233,6 +242,7 @@ class Recipe:
     dialects: Dialects = field(default_factory=Dialects)
     split: Split = field(default_factory=Split)
     decontaminate: Decontaminate = field(default_factory=Decontaminate)
+    partial_credit: PartialCredit = field(default_factory=PartialCredit)
     # [experiment]: absent from the default recipe, so manifests of builds without it are
     # unchanged (to_dict leaves it out when unset)
     experiment: Experiment | None = None
@@ -264,6 +274,8 @@ class Recipe:
             },
             "split": dataclasses.asdict(self.split),
         }
+        if self.partial_credit.weight:  # absent when off: older manifests stay as they were
+            data["partial_credit"] = dataclasses.asdict(self.partial_credit)
         if self.license is not None:  # absent when unset: older manifests stay as they were
             data["license"] = self.license
         if self.experiment is not None:
@@ -282,7 +294,7 @@ class Recipe:
     def from_dict(cls, data: Mapping[str, Any], where: str = "recipe") -> Recipe:
         known = {"name", "statuses", "rewards", "grouping", "limits", "prompt", "train", "license"}
         known |= {"repairs", "lint", "lint_reward", "dialects", "split", "experiment"}
-        known |= {"decontaminate"}
+        known |= {"decontaminate", "partial_credit"}
         unknown = set(data) - known
         if unknown:
             raise RecipeError(f"{where}: unknown section(s) {sorted(unknown)}")
@@ -332,6 +344,7 @@ class Recipe:
                 where,
             ),
             experiment=_experiment_section(data, where) if "experiment" in data else None,
+            partial_credit=_section(PartialCredit, data, "partial_credit", where),
         )
         _check(recipe, where)
         return recipe
@@ -350,6 +363,7 @@ OUTCOME_ORDER: tuple[frozenset[str], ...] = (
     frozenset({"time_limit", "memory_limit", "output_limit", "runtime_error"}),
     frozenset({"compile_error"}),
 )
+# `incorrect` (a failure of unknown kind) is on no level: it may be any of the failures above.
 
 
 def _reward(outcome: str, value: Any, where: str) -> float:
@@ -383,9 +397,10 @@ def reward_order_warnings(recipe: Recipe) -> list[str]:
     level = {o: i for i, group in enumerate(OUTCOME_ORDER) for o in group}
     rewards = recipe.rewards
     found = []
-    for worse in sorted(rewards, key=lambda o: (level.get(o, 99), o)):
-        for better in sorted(rewards, key=lambda o: (level.get(o, 99), o)):
-            if level.get(better, 99) < level.get(worse, 99) and rewards[worse] > rewards[better]:
+    ranked = sorted((o for o in rewards if o in level), key=lambda o: (level[o], o))
+    for worse in ranked:
+        for better in ranked:
+            if level[better] < level[worse] and rewards[worse] > rewards[better]:
                 found.append(
                     f"{recipe.name}: [rewards] {worse} = {rewards[worse]:g} is above "
                     f"{better} = {rewards[better]:g}, though {worse} is the worse outcome"
@@ -503,6 +518,16 @@ def _lint_section(data: Mapping[str, Any], where: str) -> Lint:
 
 def _check(recipe: Recipe, where: str) -> None:
     g, lim = recipe.grouping, recipe.limits
+    weight = recipe.partial_credit.weight
+    if isinstance(weight, bool) or not isinstance(weight, int | float) or weight < 0:
+        raise RecipeError(f"{where}: [partial_credit] weight must be a number >= 0, not {weight!r}")
+    best_failure = max((r for o, r in recipe.rewards.items() if o != "accepted"), default=None)
+    accepted = recipe.rewards.get("accepted")
+    if weight and None not in (best_failure, accepted) and best_failure + weight >= accepted:
+        raise RecipeError(
+            f"{where}: [partial_credit] weight = {weight:g}: a failure passing every test "
+            f"would earn {best_failure + weight:g}, not below accepted = {accepted:g}"
+        )
     if g.dedup not in ("ast", "exact", "none"):
         raise RecipeError(
             f"{where}: [grouping] dedup must be 'ast', 'exact' or 'none', not {g.dedup!r}"

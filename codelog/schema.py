@@ -126,6 +126,18 @@ PROBLEM = pa.schema(
     ]
 )
 
+# A problem's tests, where the source has them (CodeContests' public, private and generated
+# tests; Codeforces' official tests): published as tests.parquet, one row a test, where the
+# judge, `eval codenet:DATASET`, the rewards and `experiment` read them.
+TEST = pa.schema(
+    [
+        ("problem_id", pa.string()),
+        ("name", pa.string()),  # "public 1", "private 3", "generated 12", "official 2"
+        ("input", pa.string()),
+        ("output", pa.string()),
+    ]
+)
+
 
 # --- the repair kind (`codelog build --kind repair`, codelog.group.repairs) ---------------------
 

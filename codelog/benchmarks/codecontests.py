@@ -55,7 +55,7 @@ RATING_BANDS = (1200, 1600, 2000, 2400)  # Codeforces' divisions of difficulty, 
 DEFAULT_TIME_LIMIT_MS = 2000
 
 
-def _enum(value: Any, names: tuple[str, ...]) -> str:
+def enum_name(value: Any, names: tuple[str, ...]) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return names[value] if 0 <= value < len(names) else str(value)
     return str(value) if value is not None else names[0]
@@ -73,13 +73,13 @@ def rating_band(rating: int) -> str:
 
 def difficulty_of(row: Mapping[str, Any]) -> str:
     rating = row.get("cf_rating")
-    source = _enum(row.get("source"), SOURCES)
+    source = enum_name(row.get("source"), SOURCES)
     if source == "CODEFORCES" and isinstance(rating, int) and rating > 0:
         return rating_band(rating)
-    return _enum(row.get("difficulty"), DIFFICULTIES).lower()
+    return enum_name(row.get("difficulty"), DIFFICULTIES).lower()
 
 
-def _tests(row: Mapping[str, Any], key: str, where: str, line: int | None) -> list[TestCase]:
+def test_cases(row: Mapping[str, Any], key: str, where: str, line: int | None) -> list[TestCase]:
     value = row.get(key) or {}
     if not isinstance(value, Mapping):
         raise InputError(
@@ -117,7 +117,7 @@ def _count(value: Any, field: str, where: str, line: int | None) -> int:
     return value
 
 
-def _time_limit_ms(value: Any, where: str, line: int | None) -> int:
+def time_limit_ms(value: Any, where: str, line: int | None) -> int:
     """CodeContests' `time_limit` ({seconds, nanos}, a protobuf Duration) in ms: the default
     when absent or zero; one past MAX_TIME_LIMIT_MS, or not a duration, is refused."""
     if value is None:
@@ -140,7 +140,7 @@ def _time_limit_ms(value: Any, where: str, line: int | None) -> int:
     return ms or DEFAULT_TIME_LIMIT_MS
 
 
-def _memory_limit_kb(value: Any, where: str, line: int | None) -> int:
+def memory_limit_kb(value: Any, where: str, line: int | None) -> int:
     """`memory_limit_bytes` in KiB: the default when absent or zero; one past
     MAX_MEMORY_LIMIT_BYTES is refused."""
     limit = _count(value, "memory_limit_bytes", where, line)
@@ -164,14 +164,14 @@ def task(
     description = row.get("description")
     if not isinstance(description, str):
         raise InputError(where, "needs a description", line=line, column="description")
-    tests = [t for s in test_sets for t in _tests(row, f"{s}_tests", where, line)]
+    tests = [t for s in test_sets for t in test_cases(row, f"{s}_tests", where, line)]
     if not tests:
         return Skip(name, f"no {' or '.join(test_sets)} tests")
     problem = Problem(
         problem_id=name,
         tests=tuple(tests),
-        time_limit_ms=_time_limit_ms(row.get("time_limit"), where, line),
-        memory_limit_kb=_memory_limit_kb(row.get("memory_limit_bytes"), where, line),
+        time_limit_ms=time_limit_ms(row.get("time_limit"), where, line),
+        memory_limit_kb=memory_limit_kb(row.get("memory_limit_bytes"), where, line),
         statement=description,
         name=name,
         # token by token, layout free (the contest judges' checkers): AtCoder's rules
@@ -232,12 +232,12 @@ def references(source: Source, split: str) -> Iterator[Reference]:
         python = tuple(
             c
             for lang, c in zip(languages, codes, strict=False)
-            if _enum(lang, LANGUAGES) in ("PYTHON", "PYTHON3") and isinstance(c, str)
+            if enum_name(lang, LANGUAGES) in ("PYTHON", "PYTHON3") and isinstance(c, str)
         )
         contest, index = row.get("cf_contest_id"), row.get("cf_index")
         url = (
             f"https://codeforces.com/problemset/problem/{contest}/{index}"
-            if _enum(row.get("source"), SOURCES) == "CODEFORCES" and contest and index
+            if enum_name(row.get("source"), SOURCES) == "CODEFORCES" and contest and index
             else None
         )
         yield Reference("codecontests", row["name"], row["description"], python, url=url)

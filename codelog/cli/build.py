@@ -23,7 +23,12 @@ from codelog.cli.common import (
 
 @cli.command()
 @click.option(
-    "--source", type=click.Choice(["codenet", "ci", "junit"]), default="codenet", show_default=True
+    "--source",
+    type=click.Choice(["codenet", "ci", "junit", "codecontests", "codeforces"]),
+    multiple=True,
+    help="Where the submissions come from (default: codenet). Repeated, one build of several "
+    "sources (e.g. --source codenet --source codecontests): a problem two of them hold, found "
+    "by its statement, is one problem (one split, deduplicated together).",
 )
 @click.option(
     "--lang",
@@ -44,12 +49,15 @@ from codelog.cli.common import (
     "inputs",
     multiple=True,
     callback=local_strings,
-    help="CI export file(s) or glob(s) (CSV, JSONL, Parquet); with --source ci/junit.",
+    help="CI export file(s) or glob(s) (CSV, JSONL, Parquet); with --source ci/junit. With "
+    "--source codecontests/codeforces: Parquet shards (files, directories, globs) or a Hub "
+    "name (deepmind/code_contests, open-r1/codeforces-submissions).",
 )
 @click.option(
     "--problems",
-    type=LocalPath(path_type=Path, dir_okay=False),
-    help="Problems file for --source ci (problem_id, name, description, ...).",
+    type=LocalPath(path_type=Path),
+    help="Problems file for --source ci (problem_id, name, description, ...); for --source "
+    "codeforces, open-r1/codeforces' Parquet (config verifiable): a file or a directory.",
 )
 @click.option(
     "--out",
@@ -116,6 +124,8 @@ def build(recipe: Path | None, as_json: bool, **options: Any) -> None:
     try:
         # the options are codelog.build's own, by name: its signature is the one spelling
         decontaminate = options.pop("decontaminate")
+        # several sources are one source string, "codenet+codecontests" (codelog.build's)
+        options["source"] = "+".join(dict.fromkeys(options["source"])) or "codenet"
         report = codelog.build(
             recipe=loaded,
             progress=show_progress(),

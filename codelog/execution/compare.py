@@ -27,6 +27,8 @@ problem_list.csv's `dataset` column or a problems file's `origin`):
 - **AtCoder** has no Presentation Error: output is compared token by token, so whitespace-only
   differences (a trailing space, a missing final newline, an extra blank line) are Accepted;
   tokens within a problem's float tolerance are equal.
+- **Codeforces** (CodeContests' and the Codeforces submissions' problems) reads tokens as AtCoder
+  does: its standard checkers have no Presentation Error.
 - **AIZU** (Aizu Online Judge) compares exact-output problems exactly, with WA: Presentation
   Error for the right tokens laid out differently; a problem with a float tolerance goes to a
   special judge that reads tokens, so there layout never matters (a double space between two
@@ -133,6 +135,9 @@ RULES: dict[str, Rules] = {
         time_limit_before_output_limit=False,
         stack="memory",
     ),
+    # Codeforces' standard checkers read tokens (wcmp; a problem with a float answer has a
+    # checker with its tolerance): no Presentation Error, as AtCoder
+    "Codeforces": Rules("Codeforces", presentation_error=False, tolerance_reads_tokens=True),
     # APPS's own harness (testing_util.py): no Presentation Error, its chain of lenient rules
     # (apps_match); a benchmark's rule, not a judge's
     "APPS": Rules("APPS", presentation_error=False, tolerance_reads_tokens=True),
@@ -143,6 +148,7 @@ _ALIASES = {
     "atcoder": "AtCoder",
     "codelog": "codelog",
     "apps": "APPS",
+    "codeforces": "Codeforces",
 }
 
 
@@ -152,7 +158,7 @@ def rules_for(origin: str | None) -> Rules:
         return RULES["codelog"]
     name = _ALIASES.get(origin.strip().lower())
     if name is None:
-        raise ValueError(f"unknown origin {origin!r}: AIZU, AtCoder, APPS or codelog")
+        raise ValueError(f"unknown origin {origin!r}: AIZU, AtCoder, Codeforces, APPS or codelog")
     return RULES[name]
 
 

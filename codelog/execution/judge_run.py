@@ -50,6 +50,7 @@ from codelog.execution.judge import (
 from codelog.execution.testcases import Problem, dataset_manifest, load_problems, problem_files
 from codelog.executors import LOCAL, ExecutorSpec
 from codelog.files import check_output_file, json_lines, mark_written
+from codelog.outcomes import OUTCOME_NAMES, Outcome
 
 _FILENAME_EXT = languages.FILENAME_EXT
 
@@ -376,10 +377,23 @@ class LabelAudit:
 
     def rows(self) -> list[AuditRow]:
         rows = [
-            AuditRow(outcome, sum(c.values()), c.get(outcome, 0), dict(c.most_common()))
+            AuditRow(
+                outcome,
+                sum(c.values()),
+                sum(n for rejudged, n in c.items() if _agrees(outcome, rejudged)),
+                dict(c.most_common()),
+            )
             for outcome, c in self._by_outcome.items()
         ]
         return sorted(rows, key=lambda r: (-r.judged, r.outcome))
+
+
+def _agrees(logged: str, rejudged: str) -> bool:
+    """A re-run agrees with the logged outcome when it is that outcome; `incorrect` (a failure
+    of unknown kind: CodeContests') agrees with every failure the judge can name."""
+    if logged == Outcome.INCORRECT:
+        return rejudged in OUTCOME_NAMES and rejudged != Outcome.ACCEPTED
+    return rejudged == logged
 
 
 def audit(

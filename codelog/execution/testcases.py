@@ -258,21 +258,29 @@ def dataset_manifest(dataset: Path) -> dict[str, Any]:
 
 
 def dataset_problems(dataset: Path) -> dict[str, Problem]:
-    """Problems of a built dataset, tests from the sample sections of their prompts."""
+    """Problems of a built dataset. Tests: the source's own, where the dataset keeps them
+    (tests.parquet: CodeContests', Codeforces' official ones), else the sample sections of
+    the problems' prompts."""
     import pyarrow.parquet as pq
 
     path = Path(dataset) / "problems.parquet"
     if not path.is_file():
         raise InputError(dataset, "not a codelog dataset: no problems.parquet")
+    kept = _dataset_tests(Path(dataset) / "tests.parquet")
     problems = {}
     for row in pq.read_table(path).to_pylist():
         prompt = row.get("prompt") or ""
-        pairs = parse_text_samples(prompt, f"{path}: problem {row['problem_id']}")
-        if not pairs:
+        tests = kept.get(row["problem_id"]) or [
+            TestCase(f"sample {i + 1}", a, b)
+            for i, (a, b) in enumerate(
+                parse_text_samples(prompt, f"{path}: problem {row['problem_id']}")
+            )
+        ]
+        if not tests:
             continue
         problems[row["problem_id"]] = Problem(
             problem_id=row["problem_id"],
-            tests=tuple(TestCase(f"sample {i + 1}", a, b) for i, (a, b) in enumerate(pairs)),
+            tests=tuple(tests),
             time_limit_ms=row.get("time_limit") or DEFAULT_TIME_LIMIT_MS,
             memory_limit_kb=row.get("memory_limit") or DEFAULT_MEMORY_LIMIT_KB,
             tolerance=tolerance_from_statement(prompt),
@@ -281,6 +289,27 @@ def dataset_problems(dataset: Path) -> dict[str, Problem]:
             origin=_origin(row.get("dataset"), path, strict=False),
         )
     return problems
+
+
+def _dataset_tests(path: Path) -> dict[str, list[TestCase]]:
+    """A dataset's tests.parquet by problem (none when the dataset has no such file)."""
+    import pyarrow.parquet as pq
+
+    if not path.is_file():
+        return {}
+    tests: dict[str, list[TestCase]] = {}
+    for batch in pq.ParquetFile(path).iter_batches():
+        for row in batch.to_pylist():
+            if not isinstance(row["input"], str) or not isinstance(row["output"], str):
+                raise InputError(
+                    path,
+                    f"problem {row['problem_id']!r}, {row['name']}: "
+                    "input and output must be strings",
+                )
+            tests.setdefault(row["problem_id"], []).append(
+                TestCase(row["name"], row["input"], row["output"])
+            )
+    return tests
 
 
 # -------------------------------------------------------------------------------- HumanEval

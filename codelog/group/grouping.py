@@ -58,7 +58,10 @@ def classify_steps(
             f"""
             SELECT {_PROGRAM}, sum(copies) AS copies, min(first_seq) AS first_seq,
                    concat_ws(', ', {_outcome_names("outcome")}) AS outcomes
-            FROM outcome_copies GROUP BY ALL HAVING count(*) > 1
+            FROM outcome_copies GROUP BY ALL
+            -- `incorrect` (a failure of unknown kind) agrees with any failure, not with accepted
+            HAVING count(*) FILTER (WHERE outcome <> 'incorrect') > 1
+                OR (bool_or(outcome = 'incorrect') AND bool_or(outcome = 'accepted'))
             """,
         ),
         (

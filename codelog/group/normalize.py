@@ -61,7 +61,7 @@ def normalize_steps(
             f"""
             SELECT s.seq, s.submission_id, s.problem_id, s.language, s.dialect, s.user_id,
                 s.status, s.date, s.accuracy, s.syntax_ok, s.{key} AS dedup_key,
-                m.outcome, r.reward, m.outcome = 'accepted' AS is_correct,
+                m.outcome, {_reward(recipe)} AS reward, m.outcome = 'accepted' AS is_correct,
                 CASE
                     WHEN s.reject_reason IS NOT NULL THEN s.reject_reason
                     WHEN m.outcome IS NULL THEN 'unknown_status'
@@ -87,6 +87,26 @@ def normalize_steps(
             """,
         ),
     ]
+
+
+def pass_rate_sql(accuracy: str) -> str:
+    """SQL: the share of tests passed, from an `accuracy` "passed/total" column expression;
+    NULL when it logs none (or an impossible one)."""
+    passed, total = f"split_part({accuracy}, '/', 1)", f"split_part({accuracy}, '/', 2)"
+    return f"""(CASE WHEN regexp_full_match(coalesce({accuracy}, ''), '[0-9]+/[0-9]+')
+                     AND {total}::BIGINT > 0 AND {passed}::BIGINT <= {total}::BIGINT
+                    THEN {passed}::BIGINT / {total}::BIGINT END)"""
+
+
+def _reward(recipe: Recipe) -> str:
+    """SQL: the outcome's reward, plus [partial_credit] for a failure's tests passed."""
+    weight = float(recipe.partial_credit.weight)
+    if not weight:
+        return "r.reward"
+    return (
+        f"r.reward + CASE WHEN m.outcome <> 'accepted' "
+        f"THEN {weight} * coalesce({pass_rate_sql('s.accuracy')}, 0) ELSE 0 END"
+    )
 
 
 def _dialect_excluded(recipe: Recipe) -> str:

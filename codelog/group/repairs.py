@@ -22,7 +22,7 @@ Equal scores are ordered by md5(seed, user), so the seed decides between them.
 
 from __future__ import annotations
 
-from codelog.group.normalize import normalize_steps
+from codelog.group.normalize import normalize_steps, pass_rate_sql
 from codelog.recipe import Recipe
 from codelog.sql import literal
 
@@ -78,11 +78,7 @@ def _repairs_sql(recipe: Recipe, seed: int) -> str:
     scored AS (  -- the judge's passed/total when logged, else 1 if accepted and 0 if not
         SELECT *, CASE
                 WHEN is_correct THEN 1.0
-                WHEN regexp_full_match(coalesce(accuracy, ''), '[0-9]+/[0-9]+')
-                     AND split_part(accuracy, '/', 2)::BIGINT > 0
-                     AND split_part(accuracy, '/', 1)::BIGINT <= split_part(accuracy, '/', 2)::BIGINT
-                    THEN split_part(accuracy, '/', 1)::BIGINT / split_part(accuracy, '/', 2)::BIGINT
-                ELSE 0.0
+                ELSE coalesce({pass_rate_sql("accuracy")}, 0.0)
             END AS pass_rate
         FROM users WHERE reason IS NULL
     ),

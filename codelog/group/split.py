@@ -15,7 +15,16 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+import pyarrow as pa
+
+from codelog.benchmarks.base import Reference
+from codelog.contamination.index import StatementRule, statement_matches
+
 TRAIN, TEST = "train", "test"
+# Two sources' problems are one problem when one statement covers this much of the other
+# (codelog.contamination.index's weighted n-grams): stricter than the leakage check's 0.5,
+# since a match here merges two problems' solutions into one group.
+SAME_PROBLEM = StatementRule(threshold=0.8)
 
 
 @dataclass(frozen=True)
@@ -88,3 +97,27 @@ def force_test(
         pid: TEST if keys.get(pid, pid) in units else split for pid, split in result.splits.items()
     }
     return replace(result, splits=splits)
+
+
+def same_problems(earlier: pa.Table, later: pa.Table) -> dict[str, str]:
+    """Problems of `later` (a source's problems table) that are problems of `earlier`, by
+    statement: later id -> earlier id, each later problem to its best match (ties: the
+    smallest id). A mixed build gives such a pair one id, hence one split and one group."""
+    # the earlier source's problems stand where the leakage check has a benchmark's
+    known = [
+        Reference("earlier source", pid, text, ())
+        for pid, text in zip(*_columns(earlier), strict=True)
+        if text
+    ]
+    new = [(pid, text) for pid, text in zip(*_columns(later), strict=True) if text]
+    found: dict[str, str] = {}
+    for match in statement_matches(new, known, SAME_PROBLEM):  # best first
+        found.setdefault(match.source_id, match.task_id)
+    return found
+
+
+def _columns(problems: pa.Table) -> tuple[list[str], list[str | None]]:
+    return (
+        problems.column("problem_id").to_pylist(),
+        problems.column("prompt").to_pylist(),
+    )

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from codelog.errors import CodelogError
+
 
 @dataclass
 class SourceScan:
@@ -30,6 +32,8 @@ class SourceScan:
     # Problems marked identical (one cluster per tuple): they share a split (codelog.group.split)
     problem_clusters: list[tuple[str, ...]] = field(default_factory=list)
     clusters_file: Path | None = None  # where the clusters came from, if anywhere
+    # The problems' tests (codelog.schema.TEST batches, streamed), where the source has them
+    tests: Callable[[], Iterator[pa.RecordBatch]] | None = None
 
 
 def locate_lines(path: str | Path, submission_id: str) -> list[int]:
@@ -50,3 +54,51 @@ def locate_lines(path: str | Path, submission_id: str) -> list[int]:
     except OSError:
         return []
     return lines
+
+
+def combine(scans: list[SourceScan], same: dict[str, str]) -> SourceScan:
+    """One scan of several sources' rows, in the order given (a mixed build).
+
+    `same` maps a problem id to the id of the same problem in an earlier source (found by
+    statement, codelog.group.split.same_problems): its rows take that id, so the two are one
+    problem, in one split, deduplicated and grouped together; the earlier source's problem
+    row stands for both. The pairs are also kept as clusters, for the manifest.
+    """
+    languages = {scan.language for scan in scans}
+    if len(languages) > 1:
+        raise CodelogError(f"the sources of one build name its language differently: {languages}")
+    problems = pa.concat_tables([scan.problems for scan in scans])
+    keep = [pid not in same for pid in problems.column("problem_id").to_pylist()]
+    problems = problems.filter(pa.array(keep))
+
+    def batches(batch_size: int) -> Iterator[pa.RecordBatch]:
+        for scan in scans:
+            for batch in scan.batches(batch_size):
+                yield _renamed(batch, same) if same else batch
+
+    def tests() -> Iterator[pa.RecordBatch]:
+        for scan in scans:  # a problem two sources hold keeps the tests of both
+            for batch in scan.tests() if scan.tests else ():
+                yield _renamed(batch, same) if same else batch
+
+    return SourceScan(
+        language=scans[0].language,
+        problems=problems,
+        rows_total=sum(scan.rows_total for scan in scans),
+        batches=batches,
+        root=scans[0].root,
+        input_files=[f for scan in scans for f in scan.input_files],
+        source_dirs=[d for scan in scans for d in scan.source_dirs],
+        problem_clusters=[
+            *(c for scan in scans for c in scan.problem_clusters),
+            *sorted((first, other) for other, first in same.items()),
+        ],
+        clusters_file=next((s.clusters_file for s in scans if s.clusters_file), None),
+        tests=tests if any(scan.tests for scan in scans) else None,
+    )
+
+
+def _renamed(batch: pa.RecordBatch, same: dict[str, str]) -> pa.RecordBatch:
+    at = batch.schema.get_field_index("problem_id")
+    ids = [same.get(pid, pid) for pid in batch.column(at).to_pylist()]
+    return batch.set_column(at, "problem_id", pa.array(ids, pa.string()))

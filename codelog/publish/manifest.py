@@ -286,7 +286,8 @@ def _dialect_summary(rows: Any, scan: SourceScan, options: BuildOptions) -> dict
             r[0]
             for r in rows(
                 "SELECT DISTINCT coalesce(s.original_language, '') FROM fate f "
-                "JOIN staged s USING (seq) WHERE f.dialect IS NULL"
+                # a row of no language (CodeContests' UNKNOWN_LANGUAGE) has no dialect to tell
+                "JOIN staged s USING (seq) WHERE f.dialect IS NULL AND s.language IS NOT NULL"
             )
         )
         if has_dialects
@@ -322,8 +323,17 @@ def _split_summary(
 
 
 # The license the data itself comes under, where the source fixes it.
-SOURCE_LICENSES = {"codenet": "cdla-permissive-2.0"}
-_LICENSE_NOTES = {"codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n"}
+SOURCE_LICENSES = {
+    "codenet": "cdla-permissive-2.0",
+    "codecontests": "cc-by-4.0",  # deepmind/code_contests' card
+    "codeforces": "cc-by-4.0",  # open-r1/codeforces-submissions' card
+}
+_LICENSE_NOTES = {
+    "codenet": "Project CodeNet data is licensed CDLA-Permissive-2.0 (IBM).\n",
+    "codecontests": "CodeContests (DeepMind, deepmind/code_contests) is licensed CC-BY-4.0.\n",
+    "codeforces": "The Codeforces submissions (open-r1/codeforces-submissions) are licensed "
+    "CC-BY-4.0.\n",
+}
 
 
 def data_license(options: BuildOptions) -> str | None:

@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 from codelog import schema
 from codelog.errors import CodelogError
 from codelog.group.engine import connect
+from codelog.group.split import SplitResult
 from codelog.group.stage import group_solutions
 from codelog.ingest.scan import SourceScan
 from codelog.options import BuildOptions
@@ -117,6 +118,9 @@ def group_and_publish(
                 "JOIN splits s ON s.problem_id = p.problem_id ORDER BY p.problem_id"
             ).to_arrow_reader(ROWS_PER_FETCH)
             write_table(tmp / "problems.parquet", schema.PROBLEM, problems)
+            tests = ["tests.parquet"] if scan.tests else []
+            if scan.tests:
+                write_table(tmp / "tests.parquet", schema.TEST, _published_tests(scan, split))
             manifest = build_manifest(con, scan, options, code_digest, split)
             manifest["split"]["files"] = dict(sorted(split_files.items()))
             for job in merged:
@@ -126,6 +130,7 @@ def group_and_publish(
                 tmp,
                 [
                     *(f"{t}.parquet" for t in ("solutions", "rejects", "problems")),
+                    *tests,
                     *split_files.values(),
                     "README.md",
                 ],
@@ -135,6 +140,13 @@ def group_and_publish(
         con.close()
         shutil.rmtree(scratch, ignore_errors=True)
     return manifest
+
+
+def _published_tests(scan: SourceScan, split: SplitResult) -> Iterator[pa.RecordBatch]:
+    """The source's tests of the published problems (those with a split), streamed."""
+    published = pa.array(sorted(split.splits), pa.string())
+    for batch in scan.tests() if scan.tests else ():
+        yield batch.filter(pc.is_in(batch.column("problem_id"), value_set=published))
 
 
 def _spill_runs(

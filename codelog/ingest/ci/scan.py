@@ -55,6 +55,10 @@ def scan_ci(options: BuildOptions) -> tuple[SourceScan, Path]:
     if not options.inputs:
         raise InputError("--input", f"--source {options.source} needs at least one --input file")
     files = expand_inputs(options.inputs)
+    if options.problems_file is not None and not options.problems_file.is_file():
+        raise InputError(
+            options.problems_file, "not a file (--problems of --source ci is one file)"
+        )
     root_given = options.root if options.root is not None else files[0].parent
     if not root_given.is_dir():
         raise InputError(root_given, "export root is not a directory")
