@@ -348,25 +348,12 @@ def build_model(case: Case, device, smoke: bool):
     return config, t, precision, model.train()
 
 
-def measure_training(case, config, t, precision, model, device, args, checkpointing: bool):
-    """Step vs floor, MFU and memory over `args.steps` steps after `args.warmup`."""
-    import torch
-
-    from codelog.training import loop, memory, models
+def step_runner(model, t, precision, device):
+    """The loop's Run with what `loop.optimizer_step` reads, for `model` alone on `device`."""
+    from codelog.training import loop
     from codelog.training.distributed import Dist
     from codelog.training.logprobs import SequenceLogps
 
-    if checkpointing:
-        models.enable_gradient_checkpointing(model)
-    estimate = memory.estimate(
-        config,
-        t,
-        precision,
-        gradient_checkpointing=checkpointing,
-        reference_copy=False,
-        groups_per_rank=t.grad_accum,
-    )
-    say(estimate.describe(precision, *memory.device_capacity(device)))
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer, scheduler = loop.optimizer_for(params, t, device)
     run = loop.Run(**{f.name: None for f in dataclasses.fields(loop.Run) if f.init})
@@ -381,6 +368,27 @@ def measure_training(case, config, t, precision, model, device, args, checkpoint
         scheduler=scheduler,
         step=0,
     )
+    return run
+
+
+def measure_training(case, config, t, precision, model, device, args, checkpointing: bool):
+    """Step vs floor, MFU and memory over `args.steps` steps after `args.warmup`."""
+    import torch
+
+    from codelog.training import loop, memory, models
+
+    if checkpointing:
+        models.enable_gradient_checkpointing(model)
+    estimate = memory.estimate(
+        config,
+        t,
+        precision,
+        gradient_checkpointing=checkpointing,
+        reference_copy=False,
+        groups_per_rank=t.grad_accum,
+    )
+    say(estimate.describe(precision, *memory.device_capacity(device)))
+    run = step_runner(model, t, precision, device)
     lora = bool(t.lora_r)
     block = sum(
         p.numel() for n, p in model.named_parameters() if ".layers." in n and "lora_" not in n

@@ -22,7 +22,6 @@ Without --dataset it builds the bundled sample into a temporary directory first.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import statistics
@@ -180,25 +179,12 @@ def layout_steps(rows: list[dict], tokenizer, t, steps: int, padded: bool) -> li
 
 def time_codelog(model, t, steps: list[StepData], compile_: bool = False) -> list[float]:
     """Seconds of `loop.optimizer_step` (what the loop runs) on each step."""
-    from codelog.training.distributed import Dist
-    from codelog.training.logprobs import SequenceLogps
+    from gpu import step_runner
 
     if compile_:
         models.compile_blocks(model)
-    params = [p for p in model.parameters() if p.requires_grad]
-    optimizer, scheduler = loop.optimizer_for(params, t, torch.device("cpu"))
-    run = loop.Run(**{f.name: None for f in dataclasses.fields(loop.Run) if f.init})
-    run.__dict__.update(
-        d=Dist(0, 1, 0, torch.device("cpu")),
-        t=t,
-        policy=model,
-        model=SequenceLogps(model),
-        params=params,
-        optimizer=optimizer,
-        scheduler=scheduler,
-        step=0,
-        precision=memory.resolve_precision("fp32", torch.device("cpu")),
-    )
+    cpu = torch.device("cpu")
+    run = step_runner(model, t, memory.resolve_precision("fp32", cpu), cpu)
     times = []
     for s in steps:
         start = time.perf_counter()
