@@ -3,7 +3,7 @@ solution lengths, so that synthetic steps have the prompt-to-solution ratio real
 
     PYTHONPATH=. python bench/lengths.py [--statements TAR] [--dataset DIR]   # rewrites the table
 
-bench/lengths.json holds the quantiles (every 0.5%) of the characters of the 3,999 statements
+bench/lengths_table.py holds the quantiles (every 0.5%) of the characters of the 3,999 statements
 of `codenet-problem-descriptions.tar.gz` (shared data; HTML tags stripped, entities decoded,
 whitespace runs collapsed) and of the bundled sample's Python solutions. It is committed:
 the GPU machine has neither file. bench/train_step.py tokenises real texts instead; bench/gpu.py
@@ -16,13 +16,14 @@ import argparse
 import html
 import json
 import re
+import runpy
 import tarfile
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLE = ROOT / "bench" / "lengths.json"
+TABLE = ROOT / "bench" / "lengths_table.py"
 STATEMENTS = Path("/work/shared/data/codenet-problem-descriptions.tar.gz")
 # Characters per token of Qwen2.5's tokenizer on English statements and Python code: an
 # assumption for bench/gpu.py (its random-weight models have no tokenizer), about what BPE
@@ -56,8 +57,8 @@ def solutions(dataset: Path) -> list[str]:
     ]
 
 
-def table() -> dict[str, list[int]]:
-    return json.loads(TABLE.read_text())
+def table() -> dict[str, list[float]]:
+    return runpy.run_path(str(TABLE))["QUANTILES"]
 
 
 def draw_tokens(rng: np.random.Generator, kind: str, n: int, scale: float = 1.0) -> list[int]:
@@ -89,7 +90,10 @@ def main() -> None:
     quantiles = {
         k: np.percentile(v, np.linspace(0, 100, 201)).round(1).tolist() for k, v in measured.items()
     }
-    TABLE.write_text(json.dumps(quantiles) + "\n")
+    TABLE.write_text(
+        f'"""Written by bench/lengths.py: quantiles (every 0.5%) of characters."""\n\n'
+        f"QUANTILES = {json.dumps(quantiles)}\n"
+    )
 
 
 if __name__ == "__main__":

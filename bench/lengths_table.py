@@ -1,4 +1,6 @@
-{
+"""Written by bench/lengths.py: quantiles (every 0.5%) of characters."""
+
+QUANTILES = {
     "statement_chars": [
         1.0,
         265.8,
