@@ -32,6 +32,7 @@ for that, for the equality tests and for bench/train_step.py's side-by-side.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 
 import torch
@@ -70,12 +71,24 @@ def shares_prompts(model: nn.Module) -> bool:
     return base.get_output_embeddings() is not None and hasattr(base, "get_decoder")
 
 
+class _PromptDone(Exception):
+    """The last layer's keys and values are kept: the rest of the prompt pass is not needed."""
+
+
 class _KeepLayer(DynamicLayer):
     """The prompt pass: keeps the layer's keys and values. Writing them twice (gradient
-    checkpointing replays the layer in backward) stores the same states again."""
+    checkpointing replays the layer in backward) stores the same states again. `last`: stop the
+    pass there (the last layer's attention and MLP on prompt positions feed nothing: 1/L of the
+    prompt's compute, half of it for a 2-layer model)."""
+
+    def __init__(self, last: bool = False):
+        super().__init__()
+        self.last = last
 
     def update(self, key_states, value_states, *args, **kwargs):
         self.keys, self.values, self.is_initialized = key_states, value_states, True
+        if self.last:
+            raise _PromptDone
         return key_states, value_states
 
     def get_seq_length(self) -> int:
@@ -96,6 +109,14 @@ class _PrefixLayer(DynamicLayer):
             torch.cat([self.keys.to(key_states.dtype), key_states], dim=-2),
             torch.cat([self.values.to(value_states.dtype), value_states], dim=-2),
         )
+
+
+def _replays_blocks(decoder: nn.Module) -> bool:
+    """Whether a block of `decoder` is checkpointed or compiled (it runs again, or as a graph)."""
+    return any(
+        getattr(m, "gradient_checkpointing", False) is True or m._compiled_call_impl is not None
+        for m in decoder.modules()
+    )
 
 
 def _checkpoint_with_cache(decoder: nn.Module, on: bool) -> None:
@@ -139,19 +160,23 @@ def shared_token_logps(model: nn.Module, batch: MicroBatch) -> torch.Tensor:
     try:
         kept = None
         if batch.prompt_ids.shape[1]:
-            kept = Cache(layers=[_KeepLayer() for _ in range(layers)])
+            # stopping early is plain Python control flow: not inside a compiled block, nor in
+            # a checkpointed layer (its replay in backward would stop as well)
+            stop = not _replays_blocks(decoder)
+            kept = Cache(layers=[_KeepLayer(stop and k == layers - 1) for k in range(layers)])
             width = batch.prompt_ids.shape[1]
             # a prompt of one token has nothing here: its row still runs one (padding) token,
             # so that no query row is masked whole (SDPA would give NaN, and NaN * 0 is NaN)
             run_mask = batch.prompt_mask.clone()
             run_mask[:, 0] = True
-            decoder(
-                input_ids=batch.prompt_ids,
-                attention_mask=run_mask.long(),
-                position_ids=torch.arange(width, device=run_mask.device).expand_as(run_mask),
-                cache=kept,
-                use_cache=True,
-            )
+            with contextlib.suppress(_PromptDone):
+                decoder(
+                    input_ids=batch.prompt_ids,
+                    attention_mask=run_mask.long(),
+                    position_ids=torch.arange(width, device=run_mask.device).expand_as(run_mask),
+                    cache=kept,
+                    use_cache=True,
+                )
         cache = None
         mask = batch.loss_mask
         if kept is not None:
