@@ -312,6 +312,8 @@ def compare_layouts(args: argparse.Namespace) -> None:
         )
         print(f"{'':34}{'s/step':>9}{'solution tok/s':>16}{'computed tok/s':>16}{'vs padded':>11}")
         for name, config in shapes.items():
+            if args.shape not in ("both", name.split()[0]):
+                continue
             results = {}
             paths = {"padded (before)": padded, "shared prompt": shared}
             for label, steps in paths.items():
@@ -372,6 +374,7 @@ def main() -> None:
     )
     parser.add_argument("--compile", action="store_true", help="--layouts: also --compile.")
     parser.add_argument("--seed", type=int, default=0, help="--layouts: which statements.")
+    parser.add_argument("--shape", choices=["both", "tiny", "qwen2"], default="both")
     args = parser.parse_args()
     if args.layouts:
         compare_layouts(args)
