@@ -140,3 +140,16 @@ def test_gradient_checkpointing_keeps_the_prompt_pass():
         grads.append([p.grad.clone() for p in model.parameters()])
     for a, b in zip(*grads, strict=True):
         torch.testing.assert_close(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_micro_batches_count_the_tokens_computed_each_prompt_once():
+    seqs = sequences()
+    t = Train(batch_tokens=100, max_length=MAX_LENGTH)
+    weight = np.ones(len(seqs))
+    batches = micro_batches(seqs, list(seqs), weight, weight, 0, t)
+    assert sorted(i for mb in batches for i in mb.sequence) == sorted(seqs)
+    for mb in batches:
+        # within the budget, padding included, unless one prompt and its first solution exceed it
+        assert mb.computed_tokens <= t.batch_tokens or len(mb.sequence) == 1
+        prompts = {tuple(seqs[i][0][: seqs[i][1]]) for i in mb.sequence}
+        assert mb.prompt_ids.shape[0] == len(prompts)  # each prompt once
