@@ -62,6 +62,7 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 ROOT = Path(__file__).resolve().parent.parent
 DEVICE_LACKS = ("duckdb", "tree_sitter", "polars", "vllm", "datasets", "ray")
 GiB = 1 << 30
+PROMPT_OVERHEAD = 40  # tokens of the prompt template around a statement (instruction, header)
 
 # Peak dense bf16 FLOP/s (no sparsity), from NVIDIA's data sheets; matched in the device name.
 PEAK_BF16 = (("H100 PCIe", 756e12), ("H100", 989e12), ("H200", 989e12), ("A100", 312e12))
@@ -159,9 +160,10 @@ class Results:
             f"Peak dense bf16 used for MFU: {fmt(d['peak_flops'], 1e-12, '.0f')} TFLOP/s",
             "",
             "| case | gradient checkpointing | tokens/step | micro-batches | step ms | floor ms "
-            "| step/floor | tokens/s | MFU step | MFU floor | peak allocated GiB "
+            "| step/floor | tokens/s | solution tokens/s | computed tokens/s | MFU step | MFU floor "
+            "| peak allocated GiB "
             "| estimate GiB (parts) | estimate/peak | device used GiB | estimate total GiB |",
-            "|" + "---|" * 15,
+            "|" + "---|" * 17,
         ]
         for name, c in d["cases"].items():
             for key, r in c.get("runs", {}).items():
@@ -169,7 +171,8 @@ class Results:
                 lines.append(
                     f"| {name} | {key} | {r['tokens_per_step']:,.0f} | {r['micro_batches']:.1f} "
                     f"| {r['step_ms']:.1f} | {r['floor_ms']:.1f} | {r['step_over_floor']:.3f} "
-                    f"| {r['tokens_per_s']:,.0f} | {fmt(r['mfu_step'], 100, '.1f', '%')} "
+                    f"| {r['tokens_per_s']:,.0f} | {r['solution_tokens_per_s']:,.0f} "
+                    f"| {r['computed_tokens_per_s']:,.0f} | {fmt(r['mfu_step'], 100, '.1f', '%')} "
                     f"| {fmt(r['mfu_floor'], 100, '.1f', '%')} "
                     f"| {fmt(m.get('peak_allocated'), 1 / GiB)} "
                     f"| {fmt(m.get('estimate_parts'), 1 / GiB)} "
@@ -201,29 +204,32 @@ def fmt(value: float | None, scale: float = 1.0, spec: str = ".2f", unit: str = 
 # ------------------------------------------------------------------------------ the workload
 
 
-def synthetic_step(t, vocab: int, seed: int):
+def synthetic_step(t, vocab: int, seed: int, padded: bool = False):
     """One step's StepData on random tokens, through the trainer's own batching: `grad_accum`
     groups of `group_size` solutions to one prompt, rewards with at least one correct and one
     incorrect per group, advantages by `t.algo`."""
     import numpy as np
     import torch
 
+    from bench.lengths import draw_tokens
     from codelog.training import data
     from codelog.training.advantages import compute_advantages
     from codelog.training.batches import StepData, micro_batches
 
     rng = np.random.default_rng(seed)
     n, groups = t.group_size, t.grad_accum
-    prompt_range = (max(t.max_length * 150 // 2048, 4), max(t.max_length * 600 // 2048, 8))
+    scale = t.max_length / 2048  # the smoke run's shorter max_length shrinks the lengths alike
+    prompts = draw_tokens(rng, "statement_chars", groups, scale)
     seqs: dict[int, tuple[list[int], int]] = {}
     rewards, correct, truncated = [], [], 0
     for g in range(groups):
-        prompt = rng.integers(0, vocab - 3, int(rng.integers(*prompt_range))).tolist()
-        for k in range(n):
-            length = int(rng.lognormal(np.log(t.max_length * 300 / 2048), 0.8)) + 1
+        # the statement, then the template's instruction and chat header (about 40 tokens)
+        length = prompts[g] + max(1, int(PROMPT_OVERHEAD * scale))
+        prompt = rng.integers(0, vocab - 3, length).tolist()
+        for k, length in enumerate(draw_tokens(rng, "solution_chars", n, scale)):
             if g == 0 and k == 0:  # every step has a sequence at the cap
                 length = t.max_length
-            solution = rng.integers(0, vocab - 3, length).tolist()
+            solution = rng.integers(0, vocab - 3, length + 1).tolist()  # + EOS
             ids, n_prompt, cut = data.join(prompt, solution, t.max_length)
             seqs[g * n + k] = (ids, n_prompt)
             truncated += cut
@@ -241,7 +247,7 @@ def synthetic_step(t, vocab: int, seed: int):
             for g in range(groups)
         ]
     )
-    scale = np.full(groups * n, 1.0 / (n * groups))
+    kl_weight = np.full(groups * n, 1.0 / (n * groups))
     live = [i for i in seqs if advantages[i] != 0 or t.kl > 0] or [min(seqs)]
     rows = np.arange(groups * n)
     return StepData(
@@ -252,18 +258,32 @@ def synthetic_step(t, vocab: int, seed: int):
         is_correct=correct_a,
         advantages=advantages,
         lengths={i: len(seqs[i][0]) for i in seqs},
-        batches=micro_batches(seqs, live, advantages * scale, scale, vocab - 2, t),
+        batches=micro_batches(
+            seqs, live, advantages * kl_weight, kl_weight, vocab - 2, t, padded=padded
+        ),
         truncated=truncated,
         sampler_state={},
     )
 
 
+def computed_tokens(step) -> int:
+    """Tokens the step needs computed: each shared prompt once, each solution, no padding."""
+    return sum(int(mb.prompt_mask.sum() + mb.loss_mask.sum()) for mb in step.batches)
+
+
 def model_flops(step, config, lora: bool, block: int, adapters: int) -> float:
     """Model FLOPs of a step's forward and backward (see the module docstring)."""
     h, layers, vocab = config.hidden_size, config.num_hidden_layers, config.vocab_size
-    tokens = sum(step.lengths[i] for mb in step.batches for i in mb.sequence)
+    tokens = computed_tokens(step)
     solution = sum(int(mb.loss_mask.sum()) for mb in step.batches)
-    squares = sum(step.lengths[i] ** 2 for mb in step.batches for i in mb.sequence)
+    # causal attention of a prompt of P tokens: P^2 (halved, times 2 matmuls, backward 2x);
+    # a solution of S tokens after it: its S queries over the P prompt keys and causally itself
+    squares = 0
+    for mb in step.batches:
+        prompts = mb.prompt_mask.sum(1)
+        squares += int((prompts**2).sum())
+        p, n = prompts[mb.unit], mb.loss_mask.sum(1)
+        squares += int((2 * p * n + n**2).sum())
     weights = (4 * block + 6 * adapters if lora else 6 * block) * tokens
     head = (4 if lora and not config.tie_word_embeddings else 6) * h * vocab * solution
     return weights + head + 6 * layers * h * squares
@@ -287,28 +307,19 @@ def free_memory(device) -> None:
         torch.cuda.empty_cache()
 
 
-def floor_step(model, step, device, bf16: bool, keep_logits: bool) -> float:
-    """Seconds of a bare forward + backward of the step's micro-batches (already on `device`)."""
+def floor_step(model, step, device, bf16: bool) -> float:
+    """Seconds of a bare forward + backward of the step's micro-batches (already on `device`):
+    the trainer's own forward (codelog.training.logprobs), the loss a plain sum."""
     import torch
-    import torch.nn.functional as F
+
+    from codelog.training.logprobs import token_logps
 
     sync(device)
     start = time.perf_counter()
     for mb in step.batches:
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
-            width = mb.input_ids.shape[1]
-            keep = width - mb.min_prompt + 1 if keep_logits else width
-            kwargs = {"logits_to_keep": keep} if keep_logits else {}
-            logits = model(
-                input_ids=mb.input_ids, attention_mask=mb.attention_mask, use_cache=False, **kwargs
-            ).logits
-            first = width - keep
-            target = F.pad(
-                mb.input_ids[:, first + 1 :].masked_fill(~mb.loss_mask[:, first + 1 :], -100),
-                (0, 1),
-                value=-100,
-            )
-            loss = F.cross_entropy(logits.flatten(0, 1).float(), target.flatten())
+            logp, _ = token_logps(model, mb)
+            loss = -logp.sum()
         loss.backward()
     sync(device)
     elapsed = time.perf_counter() - start
@@ -337,13 +348,34 @@ def build_model(case: Case, device, smoke: bool):
     return config, t, precision, model.train()
 
 
+def step_runner(model, t, precision, device):
+    """The loop's Run with what `loop.optimizer_step` reads, for `model` alone on `device`."""
+    from codelog.training import loop
+    from codelog.training.distributed import Dist
+    from codelog.training.logprobs import SequenceLogps
+
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer, scheduler = loop.optimizer_for(params, t, device)
+    run = loop.Run(**{f.name: None for f in dataclasses.fields(loop.Run) if f.init})
+    run.__dict__.update(
+        d=Dist(0, 1, 0, device),
+        t=t,
+        precision=precision,
+        policy=model,
+        model=SequenceLogps(model),
+        params=params,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        step=0,
+    )
+    return run
+
+
 def measure_training(case, config, t, precision, model, device, args, checkpointing: bool):
     """Step vs floor, MFU and memory over `args.steps` steps after `args.warmup`."""
     import torch
 
     from codelog.training import loop, memory, models
-    from codelog.training.distributed import Dist
-    from codelog.training.logprobs import takes_logits_to_keep
 
     if checkpointing:
         models.enable_gradient_checkpointing(model)
@@ -356,21 +388,7 @@ def measure_training(case, config, t, precision, model, device, args, checkpoint
         groups_per_rank=t.grad_accum,
     )
     say(estimate.describe(precision, *memory.device_capacity(device)))
-    params = [p for p in model.parameters() if p.requires_grad]
-    optimizer, scheduler = loop.optimizer_for(params, t, device)
-    keep_logits = takes_logits_to_keep(model)
-    run = loop.Run(**{f.name: None for f in dataclasses.fields(loop.Run) if f.init})
-    run.__dict__.update(
-        d=Dist(0, 1, 0, device),
-        t=t,
-        precision=precision,
-        model=model,
-        keep_logits=keep_logits,
-        params=params,
-        optimizer=optimizer,
-        scheduler=scheduler,
-        step=0,
-    )
+    run = step_runner(model, t, precision, device)
     lora = bool(t.lora_r)
     block = sum(
         p.numel() for n, p in model.named_parameters() if ".layers." in n and "lora_" not in n
@@ -392,7 +410,7 @@ def measure_training(case, config, t, precision, model, device, args, checkpoint
         # each step has new shapes, and whichever runs first on them pays the allocator's new
         # blocks: the step and the floor take turns at going first
         if i % 2:
-            floors.append(floor_step(model, on_device, device, precision.autocast, keep_logits))
+            floors.append(floor_step(model, on_device, device, precision.autocast))
         sync(device)
         start = time.perf_counter()
         loop.optimizer_step(run, s)
@@ -400,7 +418,7 @@ def measure_training(case, config, t, precision, model, device, args, checkpoint
         timed.append(time.perf_counter() - start)
         run.step += 1
         if not i % 2:
-            floors.append(floor_step(model, on_device, device, precision.autocast, keep_logits))
+            floors.append(floor_step(model, on_device, device, precision.autocast))
         flops.append(model_flops(s, config, lora, block, adapters))
         say(
             f"  step {i + 1}/{args.steps}: {1000 * timed[-1]:.1f} ms, floor "
@@ -420,6 +438,13 @@ def measure_training(case, config, t, precision, model, device, args, checkpoint
         "step_over_floor": step_s / floor_s,
         "step_over_floor_per_step": [round(a / b, 4) for a, b in zip(timed, floors, strict=True)],
         "tokens_per_s": sum(tokens) / step_s,
+        # what the issue 45 goals count: solution tokens (the loss's), and the tokens the step
+        # needs computed (each shared prompt once, no padding), per second of step
+        "solution_tokens_per_s": sum(
+            int(mb.loss_mask.sum()) for s in steps[args.warmup :] for mb in s.batches
+        )
+        / step_s,
+        "computed_tokens_per_s": sum(computed_tokens(s) for s in steps[args.warmup :]) / step_s,
         "model_tflop_per_step": statistics.mean(flops) / 1e12,
         "mfu_step": sum(flops) / step_s / peak if peak else None,
         "mfu_floor": sum(flops) / floor_s / peak if peak else None,

@@ -17,6 +17,16 @@ first step, codelog.training.reference). It prints each against the no-KL step (
 KL <= 1.10x a step without) and against the floor (goal: trainer / floor under 1.15x), and the
 padding waste of the trainer's length-aware micro-batches against one padded batch per step.
 Without --dataset it builds the bundled sample into a temporary directory first.
+
+    python bench/train_step.py --layouts [--compile] [--steps 2 --warmup 1 --grad-accum 4]
+
+Issue 45 instead: `codelog export --format sft` rows of the sample, each problem's prompt a
+CodeNet statement drawn from the shared data (the real prompt lengths: about 8x a solution),
+timed through `loop.optimizer_step` with each sequence whole (the padded path, before) and
+with each prompt once (now, and with --compile), and through TRL's SFTTrainer padding-free and
+padded, on the tiny model and a Qwen2 shape of 4 layers x 256, the same rows in the same order.
+It prints solution tokens/s (what the loss trains on) and computed tokens/s (what the model
+ran, padding not counted) side by side, and the load average.
 """
 
 from __future__ import annotations
@@ -32,12 +42,12 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch
-import torch.nn.functional as F
 
 from codelog.recipe import Recipe
-from codelog.training import data, loop, models
+from codelog.training import data, loop, memory, models
 from codelog.training.batches import GroupPrompts, StepData, prepare_step
 from codelog.training.checkpoint import RUN_FILE
+from codelog.training.logprobs import token_logps
 
 
 def build_sample(into: Path) -> Path:
@@ -58,30 +68,15 @@ def floor_step(model: torch.nn.Module, step: StepData, labels: bool) -> float:
     start = time.perf_counter()
     for mb in step.batches:
         if labels:
-            target = mb.input_ids.masked_fill(~mb.loss_mask, -100)
-            model(
-                input_ids=mb.input_ids,
-                attention_mask=mb.attention_mask,
-                labels=target,
-                use_cache=False,
-            ).loss.backward()
+            ids, attention, n_prompt = mb.padded()
+            before = torch.arange(ids.shape[1]) < n_prompt[:, None]
+            target = ids.masked_fill(before | ~attention.bool(), -100)
+            model(input_ids=ids, attention_mask=attention, labels=target, use_cache=False)[
+                "loss"
+            ].backward()
         else:
-            keep = mb.input_ids.shape[1] - mb.min_prompt + 1
-            logits = model(
-                input_ids=mb.input_ids,
-                attention_mask=mb.attention_mask,
-                use_cache=False,
-                logits_to_keep=keep,
-            ).logits
-            start_pos = mb.input_ids.shape[1] - keep
-            target = F.pad(
-                mb.input_ids[:, start_pos + 1 :].masked_fill(
-                    ~mb.loss_mask[:, start_pos + 1 :], -100
-                ),
-                (0, 1),
-                value=-100,
-            )
-            F.cross_entropy(logits.flatten(0, 1).float(), target.flatten()).backward()
+            logp, _ = token_logps(model, mb)
+            (-logp.sum()).backward()
     elapsed = time.perf_counter() - start
     model.zero_grad(set_to_none=True)
     return elapsed
@@ -104,6 +99,255 @@ def trainer_runs(dataset: Path, into: Path, configs: dict, repeats: int) -> dict
     }
 
 
+# --- issue 45: each prompt once, against the padded path and TRL, on the data's real shape ------
+
+QWEN2_SMALL = dict(
+    hidden_size=256,
+    intermediate_size=1024,
+    num_hidden_layers=4,
+    num_attention_heads=4,
+    num_key_value_heads=2,
+)
+
+
+def sft_rows(dataset: Path, into: Path, seed: int) -> list[dict]:
+    """`codelog export --format sft` rows of `dataset`, each problem's prompt replaced by a
+    CodeNet statement drawn at random (tags stripped; bench/lengths.py): the sample's 8
+    problems have real solutions, the 3,999 statements the real prompt lengths."""
+    import subprocess
+    import sys
+
+    import numpy as np
+    import pyarrow.parquet as pq
+
+    from bench.lengths import statements
+
+    out = into / "sft.parquet"
+    command = [sys.executable, "-m", "codelog.cli", "export", str(dataset), "--format", "sft"]
+    subprocess.run([*command, "--out", str(out), "--split", "all"], check=True, capture_output=True)
+    rows = pq.read_table(out, columns=["prompt", "completion", "problem_id"]).to_pylist()
+    texts = statements()
+    rng = np.random.default_rng(seed)
+    problems = sorted({r["problem_id"] for r in rows})
+    drawn = dict(zip(problems, rng.choice(len(texts), len(problems), replace=False), strict=True))
+    return [{**r, "prompt": texts[drawn[r["problem_id"]]]} for r in rows]
+
+
+def groups_of(rows: list[dict], size: int) -> list[list[dict]]:
+    """The rows cut into groups of `size` rows of one problem, in the rows' order."""
+    by_problem: dict[str, list[dict]] = {}
+    for r in rows:
+        by_problem.setdefault(r["problem_id"], []).append(r)
+    return [
+        members[k : k + size]
+        for members in by_problem.values()
+        for k in range(0, len(members) - size + 1, size)
+    ]
+
+
+def layout_steps(rows: list[dict], tokenizer, t, steps: int, padded: bool) -> list[StepData]:
+    """`steps` steps of `t.grad_accum` groups of `t.group_size` rows of one problem, in the
+    rows' order, through the trainer's batching (SFT: every row correct, weight 1/n)."""
+    import numpy as np
+
+    from codelog.training.batches import micro_batches
+
+    groups = groups_of(rows, t.group_size)
+    prompts = {g[0]["problem_id"]: data.encode_prompt(tokenizer, g[0]["prompt"]) for g in groups}
+    out = []
+    for s in range(steps):
+        chosen = [groups[(s * t.grad_accum + g) % len(groups)] for g in range(t.grad_accum)]
+        seqs, truncated = {}, 0
+        for group in chosen:
+            codes = data.encode_solutions(tokenizer, [r["completion"] for r in group])
+            for r, code in zip(group, codes, strict=True):
+                ids, n_prompt, cut = data.join(prompts[r["problem_id"]], code, t.max_length)
+                seqs[len(seqs)] = (ids, n_prompt)
+                truncated += cut
+        n = len(seqs)
+        weight = np.full(n, 1.0 / n)
+        batches = micro_batches(
+            seqs, list(seqs), weight, weight, tokenizer.pad_token_id, t, padded=padded
+        )
+        rows_ = np.arange(n)
+        out.append(
+            StepData(
+                [(g, rows_[g * t.group_size : (g + 1) * t.group_size]) for g in range(len(chosen))],
+                np.repeat(np.arange(len(chosen)), t.group_size),
+                rows_,
+                np.ones(n),
+                np.ones(n, bool),
+                np.ones(n),
+                {i: len(seqs[i][0]) for i in seqs},
+                batches,
+                truncated,
+                {},
+            )
+        )
+    return out
+
+
+def time_codelog(model, t, steps: list[StepData], compile_: bool = False) -> list[float]:
+    """Seconds of `loop.optimizer_step` (what the loop runs) on each step."""
+    from gpu import step_runner
+
+    if compile_:
+        models.compile_blocks(model)
+    cpu = torch.device("cpu")
+    run = step_runner(model, t, memory.resolve_precision("fp32", cpu), cpu)
+    times = []
+    for s in steps:
+        start = time.perf_counter()
+        loop.optimizer_step(run, s)
+        times.append(time.perf_counter() - start)
+        run.step += 1
+    return times
+
+
+def time_trl(
+    model, tokenizer, rows: list[dict], t, steps: int, into: Path, padding_free: bool
+) -> list[float]:
+    """Seconds per optimizer step of TRL's SFTTrainer on the same rows in the same order (one
+    step: the same group_size x grad_accum rows), completion-only loss; `padding_free`: the
+    batch flattened into one row, sequences told apart by position_ids (under SDPA transformers
+    then masks the whole row: a dense (T x T) mask; TRL means it for flash-attention's varlen),
+    else a right-padded batch."""
+    from datasets import Dataset
+    from transformers import TrainerCallback
+    from trl import SFTConfig, SFTTrainer
+
+    n = t.group_size * t.grad_accum
+    groups = groups_of(rows, t.group_size)
+    ordered = [
+        {"prompt": r["prompt"], "completion": r["completion"]}
+        for s in range(steps)
+        for g in range(t.grad_accum)
+        for r in groups[(s * t.grad_accum + g) % len(groups)]
+    ]
+
+    class Clock(TrainerCallback):
+        def __init__(self):
+            self.times: list[float] = []
+
+        def on_step_begin(self, *a, **k):
+            self.start = time.perf_counter()
+
+        def on_step_end(self, *a, **k):
+            self.times.append(time.perf_counter() - self.start)
+
+    clock = Clock()
+    config = SFTConfig(
+        output_dir=str(into / "trl"),
+        per_device_train_batch_size=n,
+        max_steps=steps,
+        max_length=None,  # padding-free truncates nothing; the rows fit max_length anyway
+        padding_free=padding_free,
+        completion_only_loss=True,
+        learning_rate=1e-5,
+        report_to="none",
+        use_cpu=True,
+        save_strategy="no",
+        logging_steps=10**6,
+        dataloader_drop_last=False,
+        shuffle_dataset=False,
+        seed=0,
+        disable_tqdm=True,
+    )
+    trainer = SFTTrainer(
+        model=model,
+        args=config,
+        train_dataset=Dataset.from_list(ordered),
+        processing_class=tokenizer,
+        callbacks=[clock],
+    )
+    trainer.train()
+    return clock.times
+
+
+def compare_layouts(args: argparse.Namespace) -> None:
+    """Solution tokens/s and computed tokens/s of the padded path, the shared-prompt path and
+    TRL's SFTTrainer, for the tiny model and a small Qwen2 shape, on the same rows."""
+    import os
+
+    from transformers import AutoModelForCausalLM, Qwen2Config
+
+    from codelog.recipe import Train
+
+    t = Train(
+        group_size=args.group_size,
+        grad_accum=args.grad_accum,
+        max_length=args.max_length,
+        batch_tokens=args.batch_tokens,
+        algo="sft",
+        learning_rate=1e-5,
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        dataset = args.dataset or build_sample(tmp)
+        rows = sft_rows(dataset, tmp, args.seed)
+        base = models.build_tiny(data.open_dataset(dataset), tmp / "tiny", t.max_length, 0)
+        tokenizer = models.load_tokenizer(str(base))
+        tiny = models.load_model(str(base)).config
+        shapes = {
+            "tiny": tiny,
+            "qwen2 4x256": Qwen2Config(**{**tiny.to_dict(), **QWEN2_SMALL, "layer_types": None}),
+        }
+        total = args.warmup + args.steps
+        padded = layout_steps(rows, tokenizer, t, total, padded=True)
+        shared = layout_steps(rows, tokenizer, t, total, padded=False)
+        measured = slice(args.warmup, None)
+        solution = sum(int(mb.loss_mask.sum()) for s in shared[measured] for mb in s.batches)
+        whole = sum(s.tokens for s in shared[measured])  # each sequence whole, no padding
+        once = sum(
+            int(mb.prompt_mask.sum() + mb.loss_mask.sum()) + len(mb.sequence)
+            for s in shared[measured]
+            for mb in s.batches
+        )
+        print(
+            f"load {os.getloadavg()[0]:.2f}; torch threads {torch.get_num_threads()}; "
+            f"{args.steps} steps (+{args.warmup} warm-up) of {t.grad_accum} groups of "
+            f"{t.group_size}; per step {whole / args.steps:.0f} tokens, "
+            f"{solution / args.steps:.0f} of them solution tokens; each prompt once: "
+            f"{once / args.steps:.0f}"
+        )
+        print(f"{'':34}{'s/step':>9}{'solution tok/s':>16}{'computed tok/s':>16}{'vs padded':>11}")
+        for name, config in shapes.items():
+            if args.shape not in ("both", name.split()[0]):
+                continue
+            results = {}
+            paths = {"padded (before)": padded, "shared prompt": shared}
+            for label, steps in paths.items():
+                torch.manual_seed(0)
+                model = AutoModelForCausalLM.from_config(config).train()
+                times = time_codelog(model, t, steps)[measured]
+                results[label] = (sum(times), whole if label.startswith("padded") else once)
+            if args.compile:
+                torch.manual_seed(0)
+                model = AutoModelForCausalLM.from_config(config).train()
+                times = time_codelog(model, t, shared, compile_=True)[measured]
+                results["shared prompt, --compile"] = (sum(times), once)
+            for padding_free in (True, False):
+                torch.manual_seed(0)
+                model = AutoModelForCausalLM.from_config(config).train()
+                times = time_trl(model, tokenizer, rows, t, total, tmp, padding_free)[measured]
+                label = "padding-free" if padding_free else "padded batch"
+                results[f"TRL SFTTrainer, {label}"] = (sum(times), whole)
+            base_s = results["padded (before)"][0]
+            print(f"{name}:")
+            for label, (seconds, computed) in results.items():
+                print(
+                    f"  {label:32}{seconds / args.steps:>9.3f}{solution / seconds:>16,.0f}"
+                    f"{computed / seconds:>16,.0f}{base_s / seconds:>10.2f}x"
+                )
+            trl_s = min(v[0] for k, v in results.items() if k.startswith("TRL"))
+            ours = results["shared prompt"][0]
+            print(
+                f"  goal >= 3x: {base_s / ours:.2f}x the padded path, {trl_s / ours:.2f}x TRL's "
+                f"faster option; "
+                f"load {os.getloadavg()[0]:.2f}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -123,7 +367,18 @@ def main() -> None:
     parser.add_argument("--batch-tokens", type=int, default=16384)
     parser.add_argument("--lora-r", type=int, default=0)
     parser.add_argument("--kl", type=float, default=0.05, help="KL coefficient of the KL runs.")
+    parser.add_argument(
+        "--layouts",
+        action="store_true",
+        help="Issue 45: padded vs shared-prompt vs TRL on CodeNet-shaped rows, instead.",
+    )
+    parser.add_argument("--compile", action="store_true", help="--layouts: also --compile.")
+    parser.add_argument("--seed", type=int, default=0, help="--layouts: which statements.")
+    parser.add_argument("--shape", choices=["both", "tiny", "qwen2"], default="both")
     args = parser.parse_args()
+    if args.layouts:
+        compare_layouts(args)
+        return
     overrides = {
         "model": args.model,
         "steps": args.warmup + args.steps,

@@ -120,6 +120,12 @@ from codelog.errors import CodelogError
     help="Recompute activations in backward: far less memory, ~30% more compute.",
 )
 @click.option(
+    "--compile",
+    "compile_",
+    is_flag=True,
+    help="torch.compile each transformer block (compiles on the first steps; see docs/training.md).",
+)
+@click.option(
     "--reference",
     type=click.Choice(["cached", "recompute"]),
     default="cached",
@@ -150,6 +156,7 @@ def train(
     progress: bool | None,
     full_check: bool,
     gradient_checkpointing: bool,
+    compile_: bool,
     reference: str,
     report_to: str,
     memory_check: bool,
@@ -221,6 +228,7 @@ def train(
             progress=manners_.show_progress(),
             quiet=manners_.console.quiet,
             gradient_checkpointing=gradient_checkpointing,
+            compile=compile_,
             reference=reference,
             report_to=report_to,
             memory_check=memory_check,

@@ -36,21 +36,56 @@ class GroupPrompts:
 
 @dataclass
 class MicroBatch:
-    input_ids: torch.Tensor  # (B, T) right-padded
-    attention_mask: torch.Tensor  # (B, T)
-    loss_mask: torch.Tensor  # (B, T): 1 on solution tokens
+    """Sequences laid out with each distinct prompt once (codelog.training.logprobs).
+
+    Unit u is one prompt: `prompt_ids[u]` its tokens but the last, right-padded. Row b is one
+    sequence: `input_ids[b]` its prompt's last token then its solution but the last token,
+    `targets[b]` its solution (the tokens each position predicts), right-padded; it attends to
+    unit `unit[b]`'s prompt and its positions start at `start[b]` (its prompt's length - 1).
+    `padded_layout`: the padded path runs it instead (each sequence whole, in its own row)."""
+
+    prompt_ids: torch.Tensor  # (U, P)
+    prompt_mask: torch.Tensor  # (U, P) bool
+    input_ids: torch.Tensor  # (B, S)
+    targets: torch.Tensor  # (B, S)
+    loss_mask: torch.Tensor  # (B, S) bool: 1 on solution tokens
+    unit: torch.Tensor  # (B,)
+    start: torch.Tensor  # (B,)
     weight: torch.Tensor  # (B,) A_i / (n * groups): the factor of log p in the loss (negated)
     kl_weight: torch.Tensor  # (B,) 1 / (n * groups): the factor of KL_i
     sequence: list[int]  # positions in the step's sequence list
-    min_prompt: int  # shortest prompt: logits are needed from there on
-    # (B, T): the reference's log-prob of token p at [b, p] on solution tokens (cached KL only)
+    # (B, S): the reference's log-prob of each solution token (cached KL only)
     ref_logp: torch.Tensor | None = None
+    padded_layout: bool = False
 
     def to(self, device: torch.device) -> MicroBatch:
-        move = ("input_ids", "attention_mask", "loss_mask", "weight", "kl_weight", "ref_logp")
+        move = ("prompt_ids", "prompt_mask", "input_ids", "targets", "loss_mask", "unit")
+        move += ("start", "weight", "kl_weight", "ref_logp")
         return dataclasses.replace(
             self, **{k: getattr(self, k).to(device) for k in move if getattr(self, k) is not None}
         )
+
+    @property
+    def computed_tokens(self) -> int:
+        """Token positions the model runs, padding included."""
+        if self.padded_layout:
+            return self.input_ids.shape[0] * int((self.start + 1 + self.loss_mask.sum(1)).max())
+        return self.prompt_ids.numel() + self.input_ids.numel()
+
+    def padded(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Each sequence whole, right-padded: (input_ids, attention_mask, prompt lengths)."""
+        n_prompt = self.start + 1
+        lengths = n_prompt + self.loss_mask.sum(1)
+        width = int(lengths.max())
+        rows = self.input_ids.shape[0]
+        ids = torch.zeros((rows, width), dtype=torch.long, device=self.input_ids.device)
+        for b in range(rows):
+            p, n = int(self.start[b]), int(lengths[b]) - int(n_prompt[b])
+            ids[b, :p] = self.prompt_ids[self.unit[b], :p]
+            ids[b, p] = self.input_ids[b, 0]
+            ids[b, p + 1 : p + 1 + n] = self.targets[b, :n]
+        positions = torch.arange(width, device=ids.device)
+        return ids, (positions < lengths[:, None]).long(), n_prompt
 
 
 @dataclass
@@ -68,10 +103,10 @@ class StepData:
     batches: list[MicroBatch]  # this rank's
     truncated: int  # this rank's sequences cut to max_length
     sampler_state: dict[str, Any]  # the sampler's state once this step's groups were drawn
-    padded_tokens: int = field(init=False)
+    padded_tokens: int = field(init=False)  # tokens the model computes, padding included
 
     def __post_init__(self) -> None:
-        self.padded_tokens = sum(b.input_ids.numel() for b in self.batches)
+        self.padded_tokens = sum(b.computed_tokens for b in self.batches)
 
     def describe(self, sequences: Iterable[int], index: data.GroupIndex) -> str:
         """The problems and submissions of the groups holding `sequences`, for error messages."""
@@ -88,19 +123,43 @@ class StepData:
         return sum(self.lengths[i] for mb in self.batches for i in mb.sequence)
 
 
-def collate(
-    seqs: list[tuple[list[int], int]], pad_id: int
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Right-pad (ids, prompt length) pairs to (input_ids, attention_mask, loss_mask)."""
-    width = max(len(ids) for ids, _ in seqs)
-    input_ids = torch.full((len(seqs), width), pad_id, dtype=torch.long)
-    attention_mask = torch.zeros((len(seqs), width), dtype=torch.long)
-    loss_mask = torch.zeros((len(seqs), width), dtype=torch.bool)
+def lay_out(
+    seqs: list[tuple[list[int], int]], pad_id: int, padded: bool = False
+) -> dict[str, torch.Tensor]:
+    """The MicroBatch tensors of (ids, prompt length) pairs: sequences with the same prompt
+    share a unit (every sequence its own with `padded`)."""
+    units: dict[tuple[int, ...], int] = {}
+    unit = []
+    for k, (ids, n_prompt) in enumerate(seqs):
+        key = (k,) if padded else tuple(ids[:n_prompt])
+        unit.append(units.setdefault(key, len(units)))
+    prefixes = [None] * len(units)
+    for k, (ids, n_prompt) in enumerate(seqs):
+        prefixes[unit[k]] = ids[: n_prompt - 1]
+    width = max(len(p) for p in prefixes)
+    prompt_ids = torch.full((len(units), width), pad_id, dtype=torch.long)
+    prompt_mask = torch.zeros((len(units), width), dtype=torch.bool)
+    for u, prefix in enumerate(prefixes):
+        prompt_ids[u, : len(prefix)] = torch.tensor(prefix, dtype=torch.long)
+        prompt_mask[u, : len(prefix)] = True
+    span = max(len(ids) - n_prompt for ids, n_prompt in seqs)
+    input_ids = torch.full((len(seqs), span), pad_id, dtype=torch.long)
+    targets = torch.full((len(seqs), span), pad_id, dtype=torch.long)
+    loss_mask = torch.zeros((len(seqs), span), dtype=torch.bool)
     for b, (ids, n_prompt) in enumerate(seqs):
-        input_ids[b, : len(ids)] = torch.tensor(ids)
-        attention_mask[b, : len(ids)] = 1
-        loss_mask[b, n_prompt : len(ids)] = True
-    return input_ids, attention_mask, loss_mask
+        n = len(ids) - n_prompt
+        input_ids[b, :n] = torch.tensor(ids[n_prompt - 1 : -1], dtype=torch.long)
+        targets[b, :n] = torch.tensor(ids[n_prompt:], dtype=torch.long)
+        loss_mask[b, :n] = True
+    return {
+        "prompt_ids": prompt_ids,
+        "prompt_mask": prompt_mask,
+        "input_ids": input_ids,
+        "targets": targets,
+        "loss_mask": loss_mask,
+        "unit": torch.tensor(unit, dtype=torch.long),
+        "start": torch.tensor([n_prompt - 1 for _, n_prompt in seqs], dtype=torch.long),
+    }
 
 
 def draw_groups(sampler: data.GroupSampler, t: Train) -> list[tuple[int, np.ndarray]]:
@@ -133,10 +192,11 @@ def prepare_step(
     rank: int = 0,
     world: int = 1,
     reference: Any = None,
+    padded: bool = False,
 ) -> StepData:
     """Draw the step's groups; tokenise this rank's share (groups rank, rank + world, ...) and cut
     it into length-aware micro-batches. `reference` (a ReferenceCache) supplies cached reference
-    log-probs for the KL penalty."""
+    log-probs for the KL penalty; `padded` lays each sequence out whole (the path before issue 45)."""
     groups = draw_groups(sampler, t)
     index = sampler.index
     rows = np.concatenate([r for _, r in groups])
@@ -174,11 +234,38 @@ def prepare_step(
         advantages,
         {i: len(seqs[i][0]) for i in seqs},
         micro_batches(
-            seqs, live, advantages * scale, scale, tokenizer.pad_token_id, t, rows, reference
+            seqs,
+            live,
+            advantages * scale,
+            scale,
+            tokenizer.pad_token_id,
+            t,
+            rows,
+            reference,
+            padded,
         ),
         truncated,
         sampler.state_dict(),
     )
+
+
+def plan(
+    seqs: dict[int, tuple[list[int], int]], live: list[int], batch_tokens: int, padded: bool
+) -> list[list[int]]:
+    """`live`, positions in `seqs` ({position: (ids, prompt length)}), cut into micro-batches of
+    at most `batch_tokens` computed tokens: each prompt once, or each sequence whole (`padded`)."""
+    if padded:
+        plans = data.plan_micro_batches([len(seqs[i][0]) for i in live], batch_tokens)
+    else:
+        prompts: dict[tuple[int, ...], int] = {}
+        unit = [prompts.setdefault(tuple(seqs[i][0][: seqs[i][1]]), len(prompts)) for i in live]
+        plans = data.plan_shared_micro_batches(
+            unit,
+            [seqs[i][1] - 1 for i in live],
+            [len(seqs[i][0]) - seqs[i][1] for i in live],
+            batch_tokens,
+        )
+    return [[live[k] for k in p] for p in plans]
 
 
 def micro_batches(
@@ -190,31 +277,30 @@ def micro_batches(
     t: Train,
     rows: np.ndarray | None = None,
     reference: Any = None,
+    padded: bool = False,
 ) -> list[MicroBatch]:
-    """The `live` sequences of `seqs` ({position: (ids, prompt length)}) cut into length-aware
-    micro-batches of at most `t.batch_tokens` padded tokens; `weight` and `kl_weight` are per
-    position in the step, `rows` (row numbers) look up the cached reference log-probs.
+    """The `live` sequences of `seqs` ({position: (ids, prompt length)}) cut into micro-batches
+    of at most `t.batch_tokens` computed tokens, each prompt once (`padded`: each sequence
+    whole, as before issue 45); `weight` and `kl_weight` are per position in the step, `rows`
+    (row numbers) look up the cached reference log-probs.
     bench/gpu.py feeds it synthetic sequences: the trainer's batches without a dataset."""
     batches = []
-    for plan in data.plan_micro_batches([len(seqs[i][0]) for i in live], t.batch_tokens):
-        members = [live[k] for k in plan]
-        input_ids, attention_mask, loss_mask = collate([seqs[i] for i in members], pad_id)
+    for members in plan(seqs, live, t.batch_tokens, padded):
+        tensors = lay_out([seqs[i] for i in members], pad_id, padded)
         ref_logp = None
         if reference is not None:
-            ref_logp = torch.zeros(input_ids.shape, dtype=torch.float32)
+            ref_logp = torch.zeros(tensors["targets"].shape, dtype=torch.float32)
             for b, i in enumerate(members):
                 ids, n_prompt = seqs[i]
-                ref_logp[b, n_prompt : len(ids)] = torch.from_numpy(reference.get(int(rows[i])))
+                ref_logp[b, : len(ids) - n_prompt] = torch.from_numpy(reference.get(int(rows[i])))
         batches.append(
             MicroBatch(
-                input_ids,
-                attention_mask,
-                loss_mask,
+                **tensors,
                 weight=torch.tensor(weight[members], dtype=torch.float32),
                 kl_weight=torch.tensor(kl_weight[members], dtype=torch.float32),
                 sequence=members,
-                min_prompt=min(seqs[i][1] for i in members),
                 ref_logp=ref_logp,
+                padded_layout=padded,
             )
         )
     return batches

@@ -407,3 +407,37 @@ def plan_micro_batches(
         batches.append(order[cut[end] : end])
         end = cut[end]
     return batches[::-1]
+
+
+def plan_shared_micro_batches(
+    unit: Sequence[int], prefix: Sequence[int], span: Sequence[int], batch_tokens: int
+) -> list[list[int]]:
+    """Split sequences that share prompts into micro-batches of at most `batch_tokens` computed
+    tokens, padding included: each prompt once (`prefix[i]`: tokens of sequence i's prompt run
+    in the prompt pass; `unit[i]`: which prompt) plus each sequence's `span[i]` tokens.
+
+    Prompts go longest first, so similar lengths share a batch; a prompt's sequences stay
+    together unless they alone exceed the budget (then the prompt is run once per part). A
+    sequence longer than the budget runs alone. Returns lists of positions into `unit`."""
+    members: dict[int, list[int]] = {}
+    for i, u in enumerate(unit):
+        members.setdefault(u, []).append(i)
+    order = sorted(members, key=lambda u: (-prefix[members[u][0]], members[u][0]))
+    batches: list[list[int]] = []
+    current: list[int] = []
+    units = width = span_max = 0
+    for u in order:
+        p = prefix[members[u][0]]
+        for i in sorted(members[u], key=lambda i: (-span[i], i)):
+            fresh = not current or unit[current[-1]] != u  # the prompt is not in this batch yet
+            rows = len(current) + 1
+            if current and (units + fresh) * max(width, p) + rows * max(span_max, span[i]) > (
+                batch_tokens
+            ):
+                batches.append(current)
+                current, units, width, span_max, fresh = [], 0, 0, 0, True
+            units, width, span_max = units + fresh, max(width, p), max(span_max, span[i])
+            current.append(i)
+    if current:
+        batches.append(current)
+    return batches

@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 from codelog.training import data
-from codelog.training.batches import MicroBatch, Prompts, collate, encode_group
+from codelog.training.batches import MicroBatch, Prompts, encode_group, lay_out, plan
 from codelog.training.logprobs import reduce_tokens, token_logps
 
 EVAL_PER_CLASS, EVAL_GROUPS = 8, 256  # held-out solutions per class and group, groups, at most
@@ -57,38 +57,33 @@ def heldout_margin(
     batch_tokens: int,
     device: torch.device,
     bf16: bool,
-    keep_logits: bool,
     rank: int = 0,
     world: int = 1,
     reduce: Callable[[torch.Tensor], torch.Tensor] | None = None,
 ) -> dict[str, Any]:
     """Held-out margin: per group, mean token log-prob of correct minus incorrect solutions;
     averaged over groups (`group_margins`: each group's, in group order). `eval_set` holds
-    (group, is_correct, ids, prompt length). Rank r computes solutions r, r + world, ...;
-    `reduce` sums the ranks' parts."""
+    (group, is_correct, ids, prompt length). Rank r computes the solutions of groups r,
+    r + world, ...; `reduce` sums the ranks' parts."""
     was_training = model.training
     model.eval()
     per_token = torch.zeros(len(eval_set), dtype=torch.float64)
-    mine = list(range(rank, len(eval_set), world))
-    for part in data.plan_micro_batches([len(eval_set[i][2]) for i in mine], batch_tokens):
-        plan = [mine[k] for k in part]
-        seqs = [(eval_set[i][2], eval_set[i][3]) for i in plan]
-        input_ids, attention_mask, loss_mask = collate(seqs, pad_id)
+    # by group, so that a group's solutions share their prompt's pass
+    groups = sorted({e[0] for e in eval_set})
+    kept = set(groups[rank::world])
+    seqs = {i: (e[2], e[3]) for i, e in enumerate(eval_set) if e[0] in kept}
+    for members in plan(seqs, list(seqs), batch_tokens, padded=False):
         batch = MicroBatch(
-            input_ids.to(device),
-            attention_mask.to(device),
-            loss_mask.to(device),
-            torch.zeros(0),
-            torch.zeros(0),
-            plan,
-            min(s[1] for s in seqs),
+            **{k: v.to(device) for k, v in lay_out([seqs[i] for i in members], pad_id).items()},
+            weight=torch.zeros(0),
+            kl_weight=torch.zeros(0),
+            sequence=members,
         )
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
-            logp, tmask = token_logps(model, batch, keep_logits)
-        per_token[plan] = reduce_tokens(logp, tmask, "mean").double().cpu()
+            logp, tmask = token_logps(model, batch)
+        per_token[members] = reduce_tokens(logp, tmask, "mean").double().cpu()
     model.train(was_training)
     per_token = (reduce(per_token) if reduce else per_token).numpy()
-    groups = sorted({e[0] for e in eval_set})
     good = [
         np.mean([per_token[i] for i, e in enumerate(eval_set) if e[0] == g and e[1]])
         for g in groups

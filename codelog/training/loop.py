@@ -44,7 +44,7 @@ from codelog.training.evaluation import (
     build_eval_set,
     heldout_margin,
 )
-from codelog.training.logprobs import reduce_tokens, takes_logits_to_keep, token_logps
+from codelog.training.logprobs import SequenceLogps, reduce_tokens
 from codelog.training.options import TrainingError, TrainOptions, resolve_recipe
 from codelog.training.reference import ReferenceCache, cache_key, cached_kl, fill, recomputed_kl
 from codelog.training.report import MetricsLog, ProgressBar, RunResult, parse_report_to, step_record
@@ -120,10 +120,10 @@ class Run:
     info: dict[str, Any]  # what each checkpoint records of the run
     precision: memory.Precision
     tokenizer: Any
-    model: torch.nn.Module  # wrapped for DDP under torchrun (`unwrap` gives the policy)
+    policy: torch.nn.Module  # the model trained (peft's, with LoRA)
+    model: torch.nn.Module  # the policy's SequenceLogps, wrapped for DDP under torchrun
     reference: torch.nn.Module | None  # a frozen copy for the KL, when it is recomputed
     cache: ReferenceCache | None  # cached reference log-probs, when they are cached
-    keep_logits: bool
     params: list[torch.nn.Parameter]
     optimizer: torch.optim.Optimizer
     scheduler: torch.optim.lr_scheduler.LambdaLR
@@ -207,8 +207,9 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         )
     if options.gradient_checkpointing:
         models.enable_gradient_checkpointing(model)
+    if options.compile:
+        models.compile_blocks(model)
     model.to(d.device).train()
-    keep_logits = takes_logits_to_keep(model)
     state = ckpt.load_state(latest) if latest else None
     step = state["step"] if state else 0
     if step > t.steps:
@@ -249,7 +250,6 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
             t,
             d,
             precision,
-            keep_logits,
             step,
             options.progress and d.main,
         )
@@ -272,7 +272,7 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         totals = state["totals"]
         if d.main:
             ckpt.truncate_metrics(metrics_path, step)
-    model = distributed.wrap(d, model)
+    policy, model = model, distributed.wrap(d, SequenceLogps(model))
     log = MetricsLog(metrics_path, report_to, run_info["recipe"], enabled=d.main)
     log.write({"event": "memory", "step": step, "total": estimate.total, **estimate.parts})
     info = {k: run_info[k] for k in ("codelog_version", "dataset", "input_fingerprint")}
@@ -288,10 +288,10 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         info=info,
         precision=precision,
         tokenizer=tokenizer,
+        policy=policy,
         model=model,
         reference=reference,
         cache=cache,
-        keep_logits=keep_logits,
         params=params,
         optimizer=optimizer,
         scheduler=scheduler,
@@ -339,6 +339,7 @@ def train_steps(run: Run) -> None:
         d.rank,
         d.world,
         run.cache,
+        run.options.layout == "padded",
     )
     upcoming = prefetch.submit(prepare_step, *prepare)
     tick = time.perf_counter()
@@ -386,7 +387,7 @@ def optimizer_step(run: Run, batch: StepData) -> tuple[dict[str, float], float]:
     the sequences and the last good checkpoint) before the optimizer steps."""
     t, d = run.t, run.d
     sums, bad, bad_value = forward_backward(
-        run.model, run.reference, batch, t, d, run.precision.autocast, run.keep_logits
+        run.model, run.reference, batch, t, d, run.precision.autocast
     )
     sums = dict(zip(STEP_SUMS, distributed.reduce_sum(d, sums), strict=True))
     bad = distributed.reduce_array(d, bad, "max")
@@ -412,7 +413,7 @@ def optimizer_step(run: Run, batch: StepData) -> tuple[dict[str, float], float]:
 def evaluate(run: Run, at: int) -> tuple[dict[str, Any] | None, dict[str, dict[str, float]]]:
     """The held-out margin, and each evaluator's figures by name, logged at step `at`."""
     d = run.d
-    policy = unwrap(run.model)
+    policy = run.policy
     margin, figures = None, {}
     if run.eval_set:
         margin = margin_of(run, policy, run.eval_set)
@@ -453,7 +454,6 @@ def margin_of(run: Run, policy: torch.nn.Module, solutions: list) -> dict[str, A
         run.t.batch_tokens,
         d.device,
         run.precision.autocast,
-        run.keep_logits,
         d.rank,
         d.world,
         lambda x: distributed.reduce_array(d, x),
@@ -476,7 +476,7 @@ def checkpoint(run: Run, at: int) -> Path:
         path = ckpt.save_checkpoint(
             run.run_dir,
             at,
-            unwrap(run.model),
+            run.policy,
             run.tokenizer,
             state,
             run.info,
@@ -509,7 +509,6 @@ def forward_backward(
     t: Train,
     d: Dist,
     bf16: bool,
-    keep_logits: bool,
 ) -> tuple[list[float], torch.Tensor, float]:
     """Forward and backward over this rank's micro-batches; gradients all-reduced with the last.
     Returns this rank's STEP_SUMS, a mask of the step's sequences with a non-finite loss term,
@@ -524,7 +523,7 @@ def forward_backward(
     for k, mb in enumerate(batches):
         with distributed.accumulating(model, last=k == len(batches) - 1):
             with torch.autocast(d.device.type, dtype=torch.bfloat16, enabled=bf16):
-                logp, mask = token_logps(model, mb, keep_logits)
+                logp, mask = model(mb)
                 terms = mb.weight * reduce_tokens(logp, mask, t.token_reduction)
                 loss = -terms.sum()
                 if t.kl > 0:
@@ -532,7 +531,7 @@ def forward_backward(
                         kl_i = cached_kl(mb, logp, mask, t.token_reduction)
                     else:
                         kl_i = recomputed_kl(
-                            unwrap(model), reference, mb, logp, mask, t.token_reduction, keep_logits
+                            unwrap(model).policy, reference, mb, logp, mask, t.token_reduction
                         )
                     kl = mb.kl_weight * kl_i
                     loss = loss + t.kl * kl.sum()

@@ -15,7 +15,9 @@ Precision (`--precision`):
 The estimate counts parameters on the meta device (no weights load), then adds up weights,
 gradients, AdamW state, a reference copy (full fine-tuning with the reference recomputed each
 step), the bf16 copies autocast makes of fp32 weights (kept for backward), the activations kept
-for backward and the logits, plus 0.5 GiB for the runtime and 10% for the allocator.
+for backward and the logits, plus 0.5 GiB for the runtime and 10% for the allocator. Tokens are
+the tokens a forward pass computes (`batch_tokens`: each shared prompt once, padding included;
+codelog.training.batches).
 
 Activations: bytes per token and layer of a transformers Llama/Qwen2 block (h hidden, i
 intermediate), counted from what its autograd graph saves and checked against the allocator's
@@ -28,9 +30,11 @@ peak on CPU within 2% (`ACTIVATION_BYTES`):
   when a micro-batch has padding; the MLP its gate, SiLU, up and product (4 x i);
 - the residual stream is fp32 when the weights are (so under --precision auto).
 With gradient checkpointing each layer keeps its input (the residual) and one layer at a time
-holds the rest. Logits: 10 bytes per position under bf16 (the bf16 logits, their fp32 copy and
-the fp32 log-softmax), 8 in fp32, for every position of the largest forward pass (the trainer
-projects only from the shortest prompt on, so this is an upper bound). It is an estimate:
+holds the rest. Logits: the head runs on solution positions only, one chunk of at most
+HEAD_LOGITS logits at a time, recomputed in backward (codelog.training.logprobs): 10 bytes per
+logit under autocast (the bf16 logits, their fp32 copy and the fp32 log-softmax), 8 in fp32, 7
+with bf16 weights (the allocator's peak: the chunk's gradient is bf16), for one chunk whatever
+the micro-batch (before issue 45: every position of the micro-batch). It is an estimate:
 docs/training.md's table shows it for the paper's models; bench/gpu.py measures it on a GPU.
 """
 
@@ -43,6 +47,7 @@ from typing import Any
 import torch
 
 from codelog.recipe import Train
+from codelog.training.logprobs import HEAD_LOGITS
 from codelog.training.options import TrainingError
 
 GiB = 1 << 30
@@ -161,7 +166,9 @@ def estimate(
     per_h, per_i = ACTIVATION_BYTES[precision.mode, bool(t.lora_r)]
     per_layer = per_h * h + per_i * inner  # bytes per token a block keeps for backward
     kept = layers * w * h + per_layer if gradient_checkpointing else layers * per_layer
-    logit_bytes = 8 if precision.mode == "fp32" else 10  # logits, fp32 copy, log-softmax
+    # logits, their fp32 copy and log-softmax; in bf16 the recomputed chunk's gradient is bf16
+    logit_bytes = {"fp32": 8, "autocast": 10, "bf16": 7}[precision.mode]
+    head_positions = min(tokens, max(1, HEAD_LOGITS // text.vocab_size))  # one chunk at a time
     return MemoryEstimate(
         parameters=total,
         trainable=trained,
@@ -174,7 +181,7 @@ def estimate(
             # autocast's bf16 copies of fp32 weights, kept for backward within a micro-batch
             "bf16_copies": 2 * total if precision.mode == "autocast" else 0,
             "activations": tokens * kept,
-            "logits": tokens * text.vocab_size * logit_bytes,
+            "logits": head_positions * text.vocab_size * logit_bytes,
         },
     )
 

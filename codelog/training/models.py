@@ -203,6 +203,19 @@ def enable_gradient_checkpointing(model: nn.Module) -> None:
         base.gradient_checkpointing_enable(gradient_checkpointing_kwargs=kwargs)
 
 
+def compile_blocks(model: nn.Module) -> None:
+    """torch.compile each transformer block in place (the parameters keep their names, so
+    checkpoints load as before). Block by block, as torchtune does: the blocks are alike, so
+    one compiled graph serves them all, and the prompt and solution passes around them stay
+    eager. Shapes vary with every micro-batch, hence dynamic shapes."""
+    base = model.get_base_model() if hasattr(model, "get_base_model") else model
+    blocks = getattr(base.get_decoder(), "layers", None)
+    if blocks is None:
+        raise CodelogError(f"--compile: {type(base).__name__} has no list of blocks to compile")
+    for block in blocks:
+        block.compile(dynamic=True)
+
+
 def checkpointing_enabled(model: nn.Module) -> bool:
     base = model.get_base_model() if hasattr(model, "get_base_model") else model
     if hasattr(base, "is_activation_checkpointing"):

@@ -40,6 +40,10 @@ class TrainOptions:
     progress: bool = True  # the progress bar
     quiet: bool = False  # no memory estimate or notes on stderr
     gradient_checkpointing: bool = False  # recompute activations in backward: less memory
+    compile: bool = False  # torch.compile each transformer block (models.compile_blocks)
+    # "shared": each prompt runs once for its group's solutions; "padded": each sequence whole,
+    # as before issue 45 (codelog.training.logprobs; the bench and the tests compare the two)
+    layout: Literal["shared", "padded"] = "shared"
     memory_check: bool = True  # refuse a run whose estimate exceeds the device
     reference: Literal["cached", "recompute"] = "cached"  # KL reference log-probs (reference.py)
     report_to: str | tuple[str, ...] | None = None  # "none", "tensorboard", "wandb" or a list

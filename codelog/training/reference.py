@@ -32,13 +32,12 @@ from typing import Any
 
 import numpy as np
 import torch
-import torch.nn.functional as F
 from torch import nn
 
 from codelog.progress import rate_progress
 from codelog.recipe import Train
 from codelog.training import data, models
-from codelog.training.batches import MicroBatch, Prompts, draw_groups, encode_group
+from codelog.training.batches import MicroBatch, Prompts, draw_groups, encode_group, lay_out
 from codelog.training.distributed import Dist
 from codelog.training.logprobs import reduce_tokens, token_logps
 from codelog.training.memory import Precision
@@ -51,11 +50,8 @@ def k3(ref_logp: torch.Tensor, logp: torch.Tensor, mask: torch.Tensor, how: str)
 
 
 def cached_kl(batch: MicroBatch, logp: torch.Tensor, mask: torch.Tensor, how: str) -> torch.Tensor:
-    """KL from the micro-batch's cached reference log-probs, aligned to `logp`'s (B, K) grid: its
-    columns are target positions T - K + 1 ... T, the last one padding (see token_logps)."""
-    width, keep = batch.ref_logp.shape[1], logp.shape[1]
-    ref = F.pad(batch.ref_logp[:, width - keep + 1 :], (0, 1))
-    return k3(ref, logp, mask, how)
+    """KL from the micro-batch's cached reference log-probs (the same (B, S) grid as `logp`)."""
+    return k3(batch.ref_logp, logp, mask, how)
 
 
 def recomputed_kl(
@@ -65,16 +61,15 @@ def recomputed_kl(
     logp: torch.Tensor,
     mask: torch.Tensor,
     how: str,
-    keep_logits: bool,
 ) -> torch.Tensor:
     """KL with the reference's forward pass run now. With LoRA the reference is the model with
     its adapters disabled (`reference` is None); full fine-tuning keeps a frozen copy."""
     with torch.no_grad():
         if reference is None:
             with model.disable_adapter():
-                ref_logp, _ = token_logps(model, batch, keep_logits)
+                ref_logp, _ = token_logps(model, batch)
         else:
-            ref_logp, _ = token_logps(reference, batch, keep_logits)
+            ref_logp, _ = token_logps(reference, batch)
     return k3(ref_logp, logp, mask, how)
 
 
@@ -192,29 +187,24 @@ def reference_logps(
     sequences: dict[int, tuple[list[int], int]],
     device: torch.device,
     bf16: bool,
-    keep_logits: bool,
     progress: Any = None,
 ) -> dict[int, np.ndarray]:
-    """The reference's log-prob of each solution token, one sequence per forward pass.
-    `sequences` maps row -> (ids, prompt length); `progress(n)` is told of each one done."""
+    """The reference's log-prob of each solution token, one sequence per forward pass (its
+    prompt pass, then its solution: codelog.training.logprobs). `sequences` maps row -> (ids,
+    prompt length); `progress(n)` is told of each one done."""
     was_training = model.training
     model.eval()
     out = {}
     for row, (ids, n_prompt) in sequences.items():
         batch = MicroBatch(
-            input_ids=torch.tensor([ids], device=device),
-            attention_mask=torch.ones((1, len(ids)), dtype=torch.long, device=device),
-            loss_mask=torch.zeros((1, len(ids)), dtype=torch.bool, device=device),
+            **{k: v.to(device) for k, v in lay_out([(ids, n_prompt)], 0).items()},
             weight=torch.zeros(1),
             kl_weight=torch.zeros(1),
             sequence=[row],
-            min_prompt=n_prompt,
         )
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
-            logp, _ = token_logps(model, batch, keep_logits)
-        # with logits_to_keep the columns start at target position n_prompt
-        first = n_prompt - (len(ids) - logp.shape[1] + 1)
-        out[row] = logp[0, first : first + len(ids) - n_prompt].float().cpu().numpy()
+            logp, _ = token_logps(model, batch)
+        out[row] = logp[0].float().cpu().numpy()
         if progress:
             progress(1)
     model.train(was_training)
@@ -232,7 +222,6 @@ def fill(
     t: Train,
     d: Dist,
     precision: Precision,
-    keep_logits: bool,
     step: int,
     progress: bool,
 ) -> None:
@@ -271,7 +260,6 @@ def fill(
             sequences,
             d.device,
             precision.autocast,
-            keep_logits,
             lambda n: bar.advance(task, n),
         )
     cache.add(computed, d.rank)

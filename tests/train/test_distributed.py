@@ -61,6 +61,21 @@ def test_two_gloo_processes_match_one_process_with_the_same_global_batch(
         torch.testing.assert_close(b[name], a[name], rtol=1e-4, atol=1e-5, msg=name)
 
 
+def test_two_processes_sharing_prompts_match_one_process_on_the_padded_path(
+    two_processes, synthetic, tmp_path
+):
+    """Each prompt once (the default, on two ranks) against each sequence whole (the path
+    before issue 45, on one): the same step losses, KL terms and gradient norms."""
+    run(synthetic, tmp_path / "padded", steps=4, layout="padded", **RECIPE)
+    many, padded = records(two_processes), records(tmp_path / "padded")
+    for a, b in zip(padded, many, strict=True):
+        assert b["padded_tokens"] < a["padded_tokens"]  # computed: each prompt once
+        assert a["tokens"] == b["tokens"]  # the same sequences
+        assert b["loss"] == pytest.approx(a["loss"], rel=1e-4, abs=1e-6)
+        assert b["kl"] == pytest.approx(a["kl"], rel=1e-3, abs=1e-7)
+        assert b["grad_norm"] == pytest.approx(a["grad_norm"], rel=1e-4)
+
+
 def test_two_processes_write_one_run(two_processes):
     info = json.loads((two_processes / checkpoint.RUN_FILE).read_text())
     assert info["recipe"]["train"]["grad_accum"] == 2

@@ -146,7 +146,7 @@ def peak_bytes(fn) -> int:
 def test_the_estimate_of_a_forward_and_backward_matches_the_allocator(precision, lora_r):
     from transformers import Qwen2Config, Qwen2ForCausalLM
 
-    from codelog.training.batches import MicroBatch
+    from codelog.training.batches import MicroBatch, lay_out
     from codelog.training.logprobs import reduce_tokens, token_logps
 
     config = Qwen2Config(hidden_size=256, intermediate_size=1024, num_hidden_layers=4,
@@ -158,22 +158,22 @@ def test_the_estimate_of_a_forward_and_backward_matches_the_allocator(precision,
     torch.manual_seed(0)
     model = Qwen2ForCausalLM(config).to(precision.weights)
     model = models.add_lora(model, lora_r, 8) if lora_r else model
-    ids = torch.randint(0, 4000, (4, 128))
-    mask = torch.ones_like(ids)
-    mask[3, 64:] = 0  # a padded row, as micro-batches have
-    # a one-token prompt: logits at every position, as the estimate counts them
-    batch = MicroBatch(ids, mask, mask.bool(), torch.ones(4), torch.ones(4), [0, 1, 2, 3], 1)
+    ids = torch.randint(0, 4000, (4, 128)).tolist()
+    ids[3] = ids[3][:64]  # a padded row, as micro-batches have
+    # one-token prompts: no prompt pass, every other position computed and projected
+    batch = MicroBatch(**lay_out([(x, 1) for x in ids], 0), weight=torch.ones(4),
+                       kl_weight=torch.ones(4), sequence=[0, 1, 2, 3])  # fmt: skip
 
     def forward_backward():
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=precision.autocast):
-            logp, solution = token_logps(model.train(), batch, keep_logits=True)
+            logp, solution = token_logps(model.train(), batch)
             loss = -reduce_tokens(logp, solution, "sum").sum()
         loss.backward()
 
     forward_backward()  # gradients exist from here on, as in a step's later micro-batches
     measured = peak_bytes(forward_backward)
     parts = est.parts
-    assert est.tokens == ids.numel()
+    assert est.tokens == 512 and batch.computed_tokens == 4 * 127
     assert measured == pytest.approx(
         parts["bf16_copies"] + parts["activations"] + parts["logits"], rel=0.10
     )

@@ -50,10 +50,11 @@ def test_a_step_trains_each_turn_after_its_own_context(repairs: Path, tmp_path: 
     table = pq.read_table(dataset.solutions).take(pa.array(step.rows)).to_pylist()
     seen = 0
     for mb in step.batches:
+        whole, attention, prompt_lengths = mb.padded()  # each sequence as the model reads it
         for b, i in enumerate(mb.sequence):
             row = table[i]
-            ids = mb.input_ids[b][mb.attention_mask[b].bool()].tolist()
-            n_prompt = int(mb.loss_mask[b].nonzero()[0])
+            ids = whole[b][attention[b].bool()].tolist()
+            n_prompt = int(prompt_lengths[b])
             prompt, completion = tokenizer.decode(ids[:n_prompt]), tokenizer.decode(ids[n_prompt:])
             # every earlier attempt is shown with its verdict; the target is what is learned
             assert all(attempt["code"].strip() in prompt for attempt in row["context"])
