@@ -252,6 +252,7 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
             precision,
             step,
             options.progress and d.main,
+            padded=options.layout == "padded",
         )
     elif recompute_copy:
         reference = models.frozen(models.load_model(base, precision.weights)).to(d.device)

@@ -188,19 +188,22 @@ def reference_logps(
     device: torch.device,
     bf16: bool,
     progress: Any = None,
+    padded: bool = False,
 ) -> dict[int, np.ndarray]:
     """The reference's log-prob of each solution token, one sequence per forward pass (its
     prompt pass, then its solution: codelog.training.logprobs). `sequences` maps row -> (ids,
-    prompt length); `progress(n)` is told of each one done."""
+    prompt length); `progress(n)` is told of each one done; `padded`: the training's layout, so
+    that the cached reference equals one recomputed every step to the last bit."""
     was_training = model.training
     model.eval()
     out = {}
     for row, (ids, n_prompt) in sequences.items():
         batch = MicroBatch(
-            **{k: v.to(device) for k, v in lay_out([(ids, n_prompt)], 0).items()},
+            **{k: v.to(device) for k, v in lay_out([(ids, n_prompt)], 0, padded).items()},
             weight=torch.zeros(1),
             kl_weight=torch.zeros(1),
             sequence=[row],
+            padded_layout=padded,
         )
         with torch.autocast(device.type, dtype=torch.bfloat16, enabled=bf16):
             logp, _ = token_logps(model, batch)
@@ -224,6 +227,7 @@ def fill(
     precision: Precision,
     step: int,
     progress: bool,
+    padded: bool = False,
 ) -> None:
     """Compute, in one pass, the reference log-probs of every sequence this rank will train on
     from `step` to the end (a copy of the sampler replays the draws) that the cache lacks."""
@@ -261,5 +265,6 @@ def fill(
             d.device,
             precision.autocast,
             lambda n: bar.advance(task, n),
+            padded=padded,
         )
     cache.add(computed, d.rank)
