@@ -193,6 +193,7 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         gradient_checkpointing=options.gradient_checkpointing,
         reference_copy=recompute_copy,
         groups_per_rank=-(-t.grad_accum // d.world),
+        padded=options.layout == "padded",
     )
     if options.memory_check:
         say(memory.check_fits(estimate, t, precision, d.device, options.gradient_checkpointing))

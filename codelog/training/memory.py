@@ -152,6 +152,7 @@ def estimate(
     gradient_checkpointing: bool,
     reference_copy: bool,
     groups_per_rank: int,
+    padded: bool = False,
 ) -> MemoryEstimate:
     total, trained = count_parameters(config, t.lora_r)
     w = 2 if precision.weights == torch.bfloat16 else 4
@@ -168,7 +169,9 @@ def estimate(
     kept = layers * w * h + per_layer if gradient_checkpointing else layers * per_layer
     # logits, their fp32 copy and log-softmax; in bf16 the recomputed chunk's gradient is bf16
     logit_bytes = {"fp32": 8, "autocast": 10, "bf16": 7}[precision.mode]
-    head_positions = min(tokens, max(1, HEAD_LOGITS // text.vocab_size))  # one chunk at a time
+    # the shared path projects one chunk at a time; the padded path (TrainOptions.layout, the
+    # default) takes the whole micro-batch's logits from the model's own forward
+    head_positions = tokens if padded else min(tokens, max(1, HEAD_LOGITS // text.vocab_size))
     return MemoryEstimate(
         parameters=total,
         trainable=trained,
