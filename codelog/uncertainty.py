@@ -11,8 +11,8 @@ two standard errors combined, sqrt(se_a^2 + se_b^2)) keeps it and calls real cha
 A difference is *shown* (better, worse) when its 95% interval leaves out zero: mean ± t * SE,
 t the 0.975 quantile of Student's t with units - 1 degrees of freedom. Student's t, not the
 normal 1.96: a run's margin averages as few as 2 to 32 groups, where 1.96 is too lax (7
-groups: t = 2.45; the t quantile stays above 2 up to 60 units, so "more than two standard
-errors" holds wherever few units make it matter). scipy has the quantile but is a test
+groups: t = 2.45; the t quantile stays above 2 up to 60 units, and past them a change must
+still exceed two standard errors). scipy has the quantile but is a test
 dependency only; the t distribution's closed-form CDF for whole degrees of freedom
 (Abramowitz & Stegun 26.7.3-4), solved by bisection, gives it to double precision (a test
 checks it against scipy.stats.t). Below two units there is no spread to measure: no standard
@@ -72,7 +72,8 @@ class Difference:
         interval = self.interval
         if interval is None or interval[0] <= 0 <= interval[1]:
             return NOISE
-        if abs(self.mean) <= self.resolution:
+        # past 60 units t dips below 2 (1.97-1.96): a claim still needs two standard errors
+        if abs(self.mean) <= max(self.resolution, 2 * self.stderr):
             return NOISE
         return BETTER if self.mean > 0 else WORSE
 

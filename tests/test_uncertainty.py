@@ -101,3 +101,14 @@ def test_figures_keep_two_digits_of_their_standard_error():
 def test_the_t_quantile_is_scipys(df):
     stats = pytest.importorskip("scipy.stats")
     assert t_quantile(df) == pytest.approx(stats.t.ppf(0.975, df), rel=1e-12)
+
+
+def test_past_sixty_units_a_change_still_needs_two_standard_errors() -> None:
+    # 100 units: t(99) = 1.984, so a change of 1.99 standard errors leaves 0 out of the 95%
+    # interval, yet "shown" asks for more than two standard errors
+    from codelog.uncertainty import Difference
+
+    d = Difference(mean=1.99, stderr=1.0, n=100)
+    assert d.interval[0] > 0
+    assert d.word == "within noise" and not d.shown
+    assert Difference(mean=2.01, stderr=1.0, n=100).word == "better"
