@@ -71,6 +71,7 @@ def build(
     root: PathLike | None = None,
     inputs: Sequence[PathLike] = (),
     problems: PathLike | None = None,
+    tests: PathLike | None = None,
     recipe: Recipe | PathLike | None = None,
     seed: int = 0,
     workers: int | None = None,
@@ -99,6 +100,8 @@ def build(
             directories, globs or Hub names.
         problems: ci problems file (problem_id, name, description, ...); codeforces:
             open-r1/codeforces' Parquet (statements, limits, official tests).
+        tests: ci: the problems' tests, Parquet with problem_id, name, input, output (a
+            dataset's tests.parquet), so a dataset rebuilt from `judge`'s rows keeps them.
         recipe: a Recipe or a recipe TOML path (default: recipes/offline-rl-paper.toml).
         seed: picks the capped correct solutions, deterministically.
         workers: parse processes, at least 1 (default: all cores).
@@ -153,6 +156,7 @@ def build(
         root=local_path(root, "root") if root is not None else None,
         inputs=tuple(os.fspath(i) for i in inputs),
         problems_file=local_path(problems, "problems") if problems is not None else None,
+        tests_file=local_path(tests, "tests") if tests is not None else None,
         seed=seed,
         workers=workers,
         show_progress=progress,

@@ -51,6 +51,11 @@ def open_source(options: BuildOptions) -> tuple[SourceScan, Path | None]:
     """The source's scan, and the directory code paths must stay inside (None: no check).
     Sources joined by "+" (`--source codenet --source codecontests`) are one scan: a problem
     two of them hold (by statement) is one problem."""
+    if options.tests_file is not None and "ci" not in options.source.split("+"):
+        raise CodelogError(
+            f"--tests is for --source ci (the problems' tests of a CI export, such as a "
+            f"dataset's tests.parquet); --source {options.source} carries its own"
+        )
     if "+" in options.source:
         from dataclasses import replace
 
@@ -118,6 +123,8 @@ def declared_inputs(options: BuildOptions) -> tuple[list[Path], list[Path]]:
     files = expand_inputs(options.inputs) if options.inputs else []
     if options.problems_file is not None:
         files.append(options.problems_file)
+    if options.tests_file is not None:
+        files.append(options.tests_file)
     # The CI export root is where relative code paths point, often the project directory a
     # dataset is built in: an output inside it is fine, replacing it is not.
     around = [options.root if options.root is not None else files[0].parent] if files else []

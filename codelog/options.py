@@ -22,6 +22,9 @@ class BuildOptions:
     root: Path | None = None
     inputs: tuple[str, ...] = ()
     problems_file: Path | None = None
+    # --source ci: the problems' tests (codelog.schema.TEST columns, Parquet; a dataset's own
+    # tests.parquet), so a dataset rebuilt from `codelog judge`'s rows keeps them
+    tests_file: Path | None = None
     seed: int = 0
     workers: int | None = None
     show_progress: bool = True

@@ -60,6 +60,12 @@ from codelog.cli.common import (
     "codeforces, open-r1/codeforces' Parquet (config verifiable): a file or a directory.",
 )
 @click.option(
+    "--tests",
+    type=LocalPath(path_type=Path, dir_okay=False, exists=True),
+    help="The problems' tests for --source ci: Parquet with problem_id, name, input, output "
+    "(a dataset's tests.parquet), so a dataset rebuilt from `codelog judge`'s rows keeps them.",
+)
+@click.option(
     "--out",
     type=LocalPath(path_type=Path, file_okay=False),
     help="Dataset directory. Default: ./datasets/<source>-<lang>. Replaced only if it is a "

@@ -287,8 +287,18 @@ def test_judge_refines_incorrect_solutions_and_the_rows_rebuild(codecontests, tm
     (incorrect,) = [row for row in judged.audit if row.outcome == "incorrect"]
     assert incorrect.judged == incorrect.agree == 9
     rebuilt = codelog.build(
-        tmp_path / "rebuilt", source="ci", inputs=[refined], problems=problems, workers=1
+        tmp_path / "rebuilt",
+        source="ci",
+        inputs=[refined],
+        problems=problems,
+        tests=codecontests.out / "tests.parquet",
+        workers=1,
     )
+    # the problems' tests travel through the rebuild (--tests): the judge finds the same ones
+    before, after = (load_problems(f"codenet:{d}") for d in (codecontests.out, rebuilt.out))
+    assert after and set(after) <= set(before)
+    for pid, problem in after.items():
+        assert problem.tests == before[pid].tests, pid
     outcomes = dict(
         table(
             rebuilt.out,
@@ -309,6 +319,23 @@ def test_judge_refines_incorrect_solutions_and_the_rows_rebuild(codecontests, tm
         "1198_A. MP3/incorrect_solutions/0": "time_limit",
         "1198_A. MP3/incorrect_solutions/1": "wrong_answer",
     }
+
+
+def test_tests_is_for_the_ci_source_and_needs_the_test_columns(codecontests, tmp_path):
+    with pytest.raises(CodelogError, match="--tests is for --source ci"):
+        codelog.build(
+            tmp_path / "a", source="codecontests", inputs=[CODECONTESTS],
+            tests=codecontests.out / "tests.parquet",
+        )  # fmt: skip
+    wrong = tmp_path / "wrong.parquet"
+    pq.write_table(pa.table({"problem_id": ["x"], "input": ["1"]}), wrong)
+    export = tmp_path / "export.jsonl"
+    export.write_text(
+        '{"submission_id": "s1", "problem_id": "x", "language": "Python", "status": "Accepted",'
+        ' "code": "print(1)"}\n'
+    )
+    with pytest.raises(InputError, match="missing: name, output"):
+        codelog.build(tmp_path / "b", source="ci", inputs=[export], tests=wrong, workers=1)
 
 
 def codenet_p02971(root: Path) -> Path:

@@ -22,7 +22,7 @@ row checks are SQL over a typed view of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -63,7 +63,7 @@ def scan_ci(options: BuildOptions) -> tuple[SourceScan, Path]:
     if not root_given.is_dir():
         raise InputError(root_given, "export root is not a directory")
     root = root_given.resolve()
-    return _scan(
+    scan, root = _scan(
         files,
         root,
         options.language,
@@ -71,6 +71,38 @@ def scan_ci(options: BuildOptions) -> tuple[SourceScan, Path]:
         problems_file=options.problems_file,
         junit=options.source == "junit",
     )
+    if options.tests_file is not None:
+        scan.tests = _tests(options.tests_file, scan.problems.column("problem_id"))
+        scan.input_files.append(options.tests_file)
+    return scan, root
+
+
+def _tests(path: Path, problem_ids: pa.ChunkedArray) -> Callable[[], Iterator[pa.RecordBatch]]:
+    """`--tests`: the problems' tests, a Parquet file with codelog.schema.TEST's columns (a
+    dataset's own tests.parquet), streamed, the scan's problems only. Checked here, before
+    any work: a file without those columns is one error line."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    try:
+        names = set(pq.ParquetFile(path).schema_arrow.names)
+    except (OSError, pa.ArrowInvalid) as exc:
+        raise InputError(path, f"--tests: not a Parquet file ({exc})") from None
+    missing = [n for n in schema.TEST.names if n not in names]
+    if missing:
+        raise InputError(
+            path,
+            f"--tests needs the columns {', '.join(schema.TEST.names)} (a dataset's "
+            f"tests.parquet); missing: {', '.join(missing)}",
+        )
+    wanted = pc.unique(problem_ids)
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for batch in pq.ParquetFile(path).iter_batches(batch_size=64, columns=schema.TEST.names):
+            batch = batch.cast(schema.TEST) if batch.schema != schema.TEST else batch
+            yield batch.filter(pc.is_in(batch.column("problem_id"), value_set=wanted))
+
+    return batches
 
 
 def _scan(
