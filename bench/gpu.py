@@ -210,8 +210,8 @@ def synthetic_step(t, vocab: int, seed: int, padded: bool = False):
     incorrect per group, advantages by `t.algo`."""
     import numpy as np
     import torch
+    from lengths import draw_tokens  # a sibling: bench/ is sys.path[0] when run as a script
 
-    from bench.lengths import draw_tokens
     from codelog.training import data
     from codelog.training.advantages import compute_advantages
     from codelog.training.batches import StepData, micro_batches

@@ -49,6 +49,20 @@ def statements(path: Path = STATEMENTS) -> list[str]:
     return out
 
 
+def build_sample(into: Path) -> Path:
+    """The bundled sample built with the default recipe into `into` (the benches' rows)."""
+    from codelog.builder import run_build
+    from codelog.options import BuildOptions
+    from codelog.recipe import load_recipe
+
+    out = into / "codenet-python"
+    options = BuildOptions(
+        source="codenet", language="python", out=out, recipe=load_recipe(), show_progress=False
+    )
+    run_build(options)
+    return out
+
+
 def solutions(dataset: Path) -> list[str]:
     import pyarrow.parquet as pq
 
@@ -76,8 +90,6 @@ def main() -> None:
     args = parser.parse_args()
     if args.dataset is None:
         import tempfile
-
-        from bench.train_step import build_sample
 
         args.dataset = build_sample(Path(tempfile.mkdtemp()))
     measured = {

@@ -42,25 +42,13 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch
+from lengths import build_sample  # a sibling: bench/ is sys.path[0] when run as a script
 
 from codelog.recipe import Recipe
 from codelog.training import data, loop, memory, models
 from codelog.training.batches import GroupPrompts, StepData, prepare_step
 from codelog.training.checkpoint import RUN_FILE
 from codelog.training.logprobs import token_logps
-
-
-def build_sample(into: Path) -> Path:
-    from codelog.builder import run_build
-    from codelog.options import BuildOptions
-    from codelog.recipe import load_recipe
-
-    out = into / "codenet-python"
-    options = BuildOptions(
-        source="codenet", language="python", out=out, recipe=load_recipe(), show_progress=False
-    )
-    run_build(options)
-    return out
 
 
 def floor_step(model: torch.nn.Module, step: StepData, labels: bool) -> float:
@@ -119,8 +107,7 @@ def sft_rows(dataset: Path, into: Path, seed: int) -> list[dict]:
 
     import numpy as np
     import pyarrow.parquet as pq
-
-    from bench.lengths import statements
+    from lengths import statements
 
     out = into / "sft.parquet"
     command = [sys.executable, "-m", "codelog.cli", "export", str(dataset), "--format", "sft"]

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from codelog.benchmarks import decoding
+import codelog.benchmarks.decoding as decoding
 from codelog.benchmarks.base import (
     Benchmark,
     Reference,

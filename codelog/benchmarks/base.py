@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from codelog.benchmarks import decoding
+import codelog.benchmarks.decoding as decoding
 from codelog.errors import InputError
 from codelog.execution.testcases import Problem
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from codelog.benchmarks import decoding
+import codelog.benchmarks.decoding as decoding
 from codelog.benchmarks.base import Benchmark, Reference, Source, Task
 from codelog.errors import CodelogError, InputError
 from codelog.execution.testcases import humaneval_path, problem_from_record

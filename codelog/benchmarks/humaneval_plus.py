@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from codelog.benchmarks import evalplus
+import codelog.benchmarks.evalplus as evalplus
 from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task
 from codelog.execution.testcases import problem_from_record
 

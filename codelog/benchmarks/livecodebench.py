@@ -26,8 +26,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import codelog.benchmarks.decoding as decoding
 import codelog.benchmarks.plain_pickle as plain_pickle
-from codelog.benchmarks import decoding
 from codelog.benchmarks.base import (
     Benchmark,
     Reference,

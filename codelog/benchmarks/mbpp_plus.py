@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from codelog.benchmarks import evalplus
+import codelog.benchmarks.evalplus as evalplus
 from codelog.benchmarks.base import Benchmark, Reference, Skip, Source, Task
 from codelog.benchmarks.mbpp import MBPP_TIME_LIMIT_MS
 from codelog.errors import InputError

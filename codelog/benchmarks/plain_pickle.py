@@ -21,7 +21,7 @@ import pickletools
 import struct
 from typing import Any
 
-from codelog.benchmarks import decoding
+import codelog.benchmarks.decoding as decoding
 
 
 class NotPlainData(decoding.Refused):
