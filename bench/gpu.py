@@ -28,7 +28,7 @@ own code: advantages (`compute_advantages`), length-aware micro-batches
 - memory: torch.cuda.max_memory_allocated over the timed steps against the trainer's estimate
   (training/memory.py) before its runtime allowance and margin (goal: within 10%), and the
   device's whole use (CUDA context and cached blocks: total - free) against the estimate's total;
-- sampling: tokens/s of `generate_samples` (codelog.evaluation.pass_at_k, batched HF
+- sampling: tokens/s of `TransformersSampler` (codelog.evaluation.sampling, batched HF
   generate: what `codelog eval` and pass@k while training use without vLLM) without autocast,
   as the loop samples, and for fp32 master weights under bf16 autocast too; with a word-level
   tokenizer over the model's whole vocabulary.
@@ -490,7 +490,8 @@ def measure_sampling(model, config, autocast: bool, device, args) -> dict[str, A
     from tokenizers import Tokenizer, models, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
 
-    from codelog.evaluation.pass_at_k import Sampling, generate_samples
+    from codelog.evaluation.sampling import TransformersSampler
+    from codelog.evaluation.spec import Sampling
     from codelog.execution.testcases import Problem
 
     vocab = config.vocab_size
@@ -520,10 +521,10 @@ def measure_sampling(model, config, autocast: bool, device, args) -> dict[str, A
     )
     with torch.no_grad(), torch.autocast(device.type, torch.bfloat16, enabled=autocast):
         warm = dataclasses.replace(sampling, max_new_tokens=4)
-        generate_samples(model, tokenizer, problems[:1], warm, "{statement}")
+        TransformersSampler(model, tokenizer, warm, "{statement}").sample(problems[:1])
         sync(device)
         start = time.perf_counter()
-        samples = generate_samples(model, tokenizer, problems, sampling, "{statement}")
+        samples = TransformersSampler(model, tokenizer, sampling, "{statement}").sample(problems)
         sync(device)
         seconds = time.perf_counter() - start
     new_tokens = sum(len(s.completion.split()) for s in samples)

@@ -126,7 +126,7 @@ def humaneval_samples() -> tuple[list, dict]:
     samples, and the problems."""
     import gzip
 
-    from codelog.evaluation.pass_at_k import Sample
+    from codelog.evaluation.sampling import Sample
     from codelog.execution.testcases import humaneval_path, humaneval_problems
 
     with gzip.open(humaneval_path(), "rt", encoding="utf-8") as f:
@@ -142,7 +142,7 @@ def humaneval_samples() -> tuple[list, dict]:
 def function_judge(samples: list, problems: dict, workers: int) -> tuple[float, float]:
     """(seconds, pass@1) of the warm judge on `samples`, in this process (score_samples, as
     `codelog eval` calls it: its pool and zygotes start inside the time)."""
-    from codelog.evaluation.pass_at_k import score_samples
+    from codelog.evaluation.run import score_samples
 
     start = time.monotonic()
     result = score_samples(samples, problems, workers=workers)
@@ -153,7 +153,7 @@ def mbpp_samples(shared: Path) -> tuple[list, dict] | None:
     """MBPP's real rows in `shared` (bench/eval.py's set), each canonical `code` twice (each
     problem's samples a set apart) as codelog samples, and the problems; None without them."""
     import codelog.benchmarks as benchmarks
-    from codelog.evaluation.pass_at_k import Sample
+    from codelog.evaluation.sampling import Sample
 
     path = shared / "mbpp" / "mbpp-prompt-validation-train.jsonl"
     if not path.is_file():

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from codelog.dataset.verifier_lists import ListsReport
     from codelog.dataset.verify import VerifyReport
     from codelog.evaluation.experiment import ExperimentResult
-    from codelog.evaluation.pass_at_k import EvalResult
+    from codelog.evaluation.scoring import EvalResult
+    from codelog.evaluation.spec import EvalSpec
     from codelog.execution.judge import JudgeOptions
     from codelog.execution.judge_run import JudgeReport
     from codelog.executors import ExecutorSpec
@@ -497,28 +498,34 @@ def train(
     )
 
 
-def evaluate(benchmark: str, **options: Any) -> EvalResult:
+def evaluate(benchmark: str | EvalSpec, **options: Any) -> EvalResult:
     """pass@k of a model, or of a file of completions, on a benchmark, every sample judged in
     the sandbox (`codelog eval`).
 
     Args:
-        benchmark: a registered benchmark, NAME (the Hub, or the bundled copy), NAME:PATH
+        benchmark: an `EvalSpec` (codelog.evaluation.spec: the whole eval in one value, as
+            `codelog eval` builds it; then no options), or a registered benchmark, NAME (the Hub, or the bundled copy), NAME:PATH
             (a local copy in its published form) or livecodebench@RELEASE: humaneval, mbpp,
             apps, codecontests, livecodebench, humaneval+, mbpp+ (docs/benchmarks.md);
             codenet, codenet:DIR (a CodeNet tree or a built dataset); or a problems .jsonl.
-        options: `codelog.evaluation.pass_at_k.run_eval`'s keywords, by name: model or
-            samples_file, n, ks ("1,10"), out, split, after / before (ISO dates), test_sets
-            (CodeContests), challenge_tests (MBPP), per_test, compare (an earlier run's
-            directory), workers, executor, warm, quiet, force, ...
+        options: `codelog eval`'s flags by their Python names (`EvalSpec.from_options`):
+            model or samples_file, n, ks ("1,10"), out, split, after / before (ISO dates),
+            test_sets (CodeContests), challenge_tests (MBPP), per_test, compare (an earlier
+            run's directory), temperature, max_new_tokens, seed, limit, recipe, workers,
+            executor, warm, quiet, force, ...
 
     Returns an EvalResult: pass@k per k, overall, per difficulty and per problem; the
     failures' verdict mix; the comparison with `compare`. The run's samples with their
     verdicts are in `out`/samples.jsonl (streamed, not held in the result).
     """
-    from codelog.evaluation.pass_at_k import run_eval
+    from codelog.evaluation.run import run_eval
+    from codelog.evaluation.spec import EvalSpec
 
-    defaults = {"model": None, "samples_file": None, "n": 1, "ks": "1", "out": None}
-    return run_eval(benchmark=benchmark, **(defaults | {"progress": False} | options))
+    if isinstance(benchmark, EvalSpec):
+        if options:
+            raise TypeError(f"evaluate(spec) takes no options: {', '.join(sorted(options))}")
+        return run_eval(benchmark)
+    return run_eval(EvalSpec.from_options(benchmark=benchmark, **({"progress": False} | options)))
 
 
 def experiment(

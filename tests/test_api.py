@@ -54,7 +54,7 @@ def test_the_api_names_survive_submodule_imports():
     import codelog.dataset.export
     import codelog.dataset.stats
     import codelog.dataset.verify
-    import codelog.evaluation.pass_at_k
+    import codelog.evaluation.run
     import codelog.training.loop
 
     for name in API:

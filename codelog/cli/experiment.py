@@ -80,7 +80,7 @@ def experiment(
     plot. A killed experiment, run again, continues where it stopped; a finished cell is kept."""
     import codelog
     from codelog import progress as manners_
-    from codelog.evaluation.pass_at_k import parse_ks
+    from codelog.evaluation.spec import parse_ks
 
     result = codelog.experiment(
         dataset_dir,

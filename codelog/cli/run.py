@@ -233,39 +233,39 @@ def eval_command(
     Reports pass@k overall and per difficulty, and the verdicts of the failures; writes
     samples.jsonl and summary.json. An interrupted run, re-run with the same arguments,
     judges only the samples it had not judged yet."""
-    from codelog.evaluation.pass_at_k import run_eval
+    from codelog.evaluation.run import run_eval
+    from codelog.evaluation.spec import EvalSpec, Sampling, parse_ks
+    from codelog.execution.judge import JudgeOptions
     from codelog.progress import console as chatter
     from codelog.progress import show_progress
 
-    run_eval(
+    spec = EvalSpec(
         benchmark=benchmark,
         model=model,
         samples_file=samples_file,
-        n=n,
-        ks=ks,
+        ks=parse_ks(ks),
+        sampling=Sampling(n, temperature, top_p, max_new_tokens, batch_size, seed),
         out=out,
-        temperature=temperature,
-        top_p=top_p,
-        max_new_tokens=max_new_tokens,
-        batch_size=batch_size,
-        seed=seed,
-        limit=limit,
-        recipe=recipe,
-        workers=workers,
-        isolation=isolation,
-        quiet=chatter.quiet,
-        progress=show_progress(),
         split=split,
-        force=force,
-        executor=executor,
-        warm=not cold,
         after=_date(after, "--after"),
         before=_date(before, "--before"),
-        test_sets=[t.strip() for t in test_sets.split(",") if t.strip()] if test_sets else None,
+        test_sets=tuple(t.strip() for t in test_sets.split(",") if t.strip()) if test_sets else (),
         challenge_tests=challenge_tests,
-        per_test=per_test,
+        limit=limit,
+        recipe=recipe,
+        judging=JudgeOptions(
+            isolation=isolation,  # type: ignore[arg-type]
+            warm=not cold,
+            stop_at_first_failure=not per_test,
+        ),
+        workers=workers,
+        executor=executor,
         compare=compare,
+        force=force,
+        quiet=chatter.quiet,
+        progress=show_progress(),
     )
+    run_eval(spec)
 
 
 def _date(value: str | None, option: str) -> str | None:

@@ -1,9 +1,15 @@
-"""Evaluating a model: sample programs from it, judge them in the sandbox (codelog.execution),
-report pass@k.
+"""Evaluating a model: sample programs from it (or read them), judge them in the sandbox
+(codelog.execution), report pass@k. One module a stage, in the order an eval runs them:
 
-- `pass_at_k`: `codelog eval`: samples from a model (transformers or vLLM) or a file -> pass@k
-  overall and per problem;
-- `training_eval`: pass@k as an evaluator of the training loop (`codelog train --eval-samples`).
+- `spec`: `EvalSpec`, what an eval is (benchmark, problems, samples source, sampling, judging,
+  k, output), checked once;
+- `problems`: the spec's benchmark as problems with tests;
+- `sampling`: samples from a model (`Sampler`: transformers, vLLM) or a file;
+- `judging`: samples to verdicts, journaled and resumable;
+- `scoring`: pass@k, its standard error, the tally per difficulty, the failure mix;
+- `reporting`: summary.json, the tables, `--compare`, the experiment's table and plot;
+- `run`: `run_eval(spec)`, the stages in order (`codelog eval`, `codelog.evaluate`).
 
-Beside train/ in the flow: it uses the trainer's models and prompt encoding, and the judge.
+Above them: `experiment` (`codelog experiment`: the plan and its cells) and `training_eval`
+(pass@k as an evaluator of the training loop). docs/development.md, "How an eval flows".
 """

@@ -17,7 +17,7 @@ done cell with other inputs is an error naming the flag that differs. A cell tha
 is continued: its training resumes from its latest checkpoint (`codelog train --resume`), its
 evaluation runs again; if its inputs changed, it starts over (its directory is codelog's own).
 
-pass@k per problem is the unbiased estimator of Chen et al. 2021 (codelog.evaluation.pass_at_k);
+pass@k per problem is the unbiased estimator of Chen et al. 2021 (codelog.evaluation.scoring);
 a column's figure is its mean over the column's problems, and its standard error is the standard
 error of that mean: the sample standard deviation (ddof 1) of the per-problem estimates over the
 square root of the number of problems (None with a single problem). It covers which problems
@@ -42,6 +42,18 @@ from typing import Any
 
 from codelog.dataset.open import read_manifest
 from codelog.errors import BusyError, CodelogError, RecipeError
+from codelog.evaluation.problems import HELDOUT, resolve_benchmark
+from codelog.evaluation.reporting import (
+    BASE,
+    against,
+    columns_of,
+    figures_line,
+    results_markdown,
+    write_plot,
+)
+from codelog.evaluation.run import run_eval
+from codelog.evaluation.scoring import by_difficulty
+from codelog.evaluation.spec import EvalSpec, Sampling
 from codelog.files import (
     check_output_dir,
     exclusive_lock,
@@ -50,13 +62,8 @@ from codelog.files import (
 )
 from codelog.progress import _clock
 from codelog.recipe import Experiment, Recipe, load_recipe
-from codelog.uncertainty import mean_and_stderr, plus_minus
 from codelog.version import __version__
 
-BASE = "base"  # the row of the untrained model
-SFT = "sft"
-COMPARED_WITH = (BASE, SFT)  # each row's paired differences are against these (the paper's)
-HELDOUT = "heldout"  # the dataset's test split, as `codelog train --eval-samples` evaluates
 MARKER = "experiment.json"
 CELL_FILE = "cell.json"
 INPUTS_FILE = "inputs.json"
@@ -66,8 +73,6 @@ ESTIMATOR = (
     "(sample standard deviation of the per-problem estimates, ddof 1, / sqrt(problems)); "
     "null with one problem"
 )
-# The paper's APPS+ difficulties, easiest first; other difficulty names follow, sorted.
-DIFFICULTY_ORDER = ("all", "introductory", "interview", "competition")
 # Inputs that do not change a cell's figures: a finished cell is kept whatever they are.
 _NOT_INPUTS = {"checkpoint_every", "eval_every", "keep_checkpoints"}
 _TRAIN_FLAGS = ("model", "steps", "seed")  # flags that set [train] fields
@@ -156,11 +161,9 @@ def plan_experiment(
 
 def _check_benchmark(dataset: Path, benchmark: str) -> None:
     """A column's problems load (`heldout`: the dataset's test split), before any training."""
-    from codelog.evaluation.pass_at_k import resolve_benchmark
-
-    spec, split = _eval_spec(dataset, benchmark)
+    name, split = _column_benchmark(dataset, benchmark)
     try:
-        resolve_benchmark(spec, split)
+        resolve_benchmark(name, split)
     except CodelogError as exc:
         if benchmark != HELDOUT:
             raise
@@ -170,7 +173,7 @@ def _check_benchmark(dataset: Path, benchmark: str) -> None:
         ) from None
 
 
-def _eval_spec(dataset: Path, benchmark: str) -> tuple[str, str | None]:
+def _column_benchmark(dataset: Path, benchmark: str) -> tuple[str, str | None]:
     """`codelog eval`'s --benchmark and --split for a column."""
     return (f"codenet:{dataset}", "test") if benchmark == HELDOUT else (benchmark, None)
 
@@ -329,7 +332,7 @@ def _run_cells(
         head = f"[{number}/{len(algos)}] {algo}"
         if algo in cells:
             result.kept.append(algo)
-            say(f"{head}: finished earlier, kept ({_figures(cells[algo])})")
+            say(f"{head}: finished earlier, kept ({figures_line(cells[algo])})")
             continue
         what = (
             "evaluate the base model"
@@ -343,7 +346,7 @@ def _run_cells(
         result.ran.append(algo)
         left = len(todo) - len(durations)
         eta = f"; ETA {_clock(left * sum(durations) / len(durations))}" if left else ""
-        say(f"{head}: done in {_clock(durations[-1])} ({_figures(cells[algo])}){eta}")
+        say(f"{head}: done in {_clock(durations[-1])} ({figures_line(cells[algo])}){eta}")
     result.results = results_data(plan, [cells[a] for a in algos])
     _write_json(plan.out / "results.json", result.results)
     _write_text(plan.out / "results.md", results_markdown(result.results))
@@ -471,31 +474,28 @@ def evaluate_model(
 ) -> dict[str, Any]:
     """pass@k of `model` on `benchmark`, per difficulty, each with its standard error.
 
-    The one place the experiment evaluates: `codelog eval`'s function (what `codelog.evaluate`
+    The one place the experiment evaluates: `codelog eval`'s run (what `codelog.evaluate`
     calls; evaluation/ may not import the API above it), writing samples.jsonl and
     summary.json into `out`."""
-    from codelog.evaluation.pass_at_k import run_eval
-
     e = plan.settings
-    spec, split = _eval_spec(plan.dataset, benchmark)
-    result = run_eval(
-        benchmark=spec,
+    name, split = _column_benchmark(plan.dataset, benchmark)
+    spec = EvalSpec(
+        benchmark=name,
         model=model,
-        samples_file=None,
-        n=e.n,
-        ks=",".join(map(str, e.k)),
+        ks=tuple(sorted(set(e.k))),
+        sampling=Sampling(
+            n=e.n, temperature=e.temperature, max_new_tokens=e.max_new_tokens, seed=plan.seed
+        ),
         out=out,
-        temperature=e.temperature,
-        max_new_tokens=e.max_new_tokens,
+        split=split,
         limit=e.limit or None,
-        seed=plan.seed,
         recipe=plan.recipe_path,
         workers=workers,
         quiet=True,
         progress=progress,
-        split=split,
         force=True,  # out is the cell's own directory
     )
+    result = run_eval(spec)
     summary = result.summary()
     return {
         "problems": summary["problems"],
@@ -509,32 +509,6 @@ def evaluate_model(
             for pid, entry in summary["per_problem"].items()
         },
     }
-
-
-def by_difficulty(
-    per_problem: Mapping[str, Mapping[str, Any]], ks: Sequence[int]
-) -> dict[str, dict[str, Any]]:
-    """pass@k and its standard error over all problems ("all") and over each difficulty a
-    problem's entry names (`difficulty`, as benchmarks with levels record it)."""
-    groups: dict[str, list[Mapping[str, Any]]] = {"all": list(per_problem.values())}
-    for entry in per_problem.values():
-        level = entry.get("difficulty")
-        if level:
-            groups.setdefault(str(level), []).append(entry)
-    figures: dict[str, dict[str, Any]] = {}
-    for level in sorted(groups, key=_difficulty_key):
-        entries = groups[level]
-        row: dict[str, Any] = {"problems": len(entries), "samples": sum(p["n"] for p in entries)}
-        for k in ks:
-            values = [p[f"pass@{k}"] for p in entries if f"pass@{k}" in p]
-            mean, stderr = mean_and_stderr(values) if len(values) == len(entries) else (None, None)
-            row[f"pass@{k}"], row[f"stderr@{k}"] = mean, stderr
-        figures[level] = row
-    return figures
-
-
-def _difficulty_key(level: str) -> tuple[int, str]:
-    return (DIFFICULTY_ORDER.index(level), "") if level in DIFFICULTY_ORDER else (99, level)
 
 
 # -------------------------------------------------------------------------------- the table
@@ -578,192 +552,7 @@ def results_data(plan: Plan, cells: Sequence[Mapping[str, Any]]) -> dict[str, An
     }
 
 
-def against(
-    cell: Mapping[str, Any], cells: Sequence[Mapping[str, Any]], ks: Sequence[int]
-) -> dict[str, dict[str, Any]]:
-    """The paper's comparisons: this row minus the base model's and minus SFT's, paired per
-    problem both scored (codelog.evaluation.results.paired_pass_at_k), per benchmark and
-    difficulty: {"base": {benchmark: {level: {"pass@k": ...}}}, "sft": ...}. The base row has
-    none (SFT's row against it says base against SFT); a cell finished before per-problem
-    figures were kept has none to pair, and is left out."""
-    from codelog.evaluation.results import paired_pass_at_k
-
-    rows = {c["algo"]: c for c in cells}
-    out: dict[str, dict[str, Any]] = {}
-    if cell["algo"] == BASE:
-        return out
-    for reference in COMPARED_WITH:
-        other = rows.get(reference)
-        if other is None or reference == cell["algo"]:
-            continue
-        out[reference] = {}
-        for benchmark, result in cell["results"].items():
-            mine, theirs = result.get("per_problem"), other["results"][benchmark].get("per_problem")
-            if mine is not None and theirs is not None:
-                out[reference][benchmark] = paired_pass_at_k(theirs, mine, ks)
-    return out
-
-
-def columns_of(cells: Sequence[Mapping[str, Any]], e: Experiment) -> list[tuple[str, str, int]]:
-    """benchmark x difficulty x k, in the paper's order: benchmarks as given, difficulties
-    easiest first, k ascending."""
-    columns = []
-    for benchmark in e.benchmarks:
-        levels = {d for c in cells for d in c["results"][benchmark]["by_difficulty"]}
-        for level in sorted(levels, key=_difficulty_key):
-            columns.extend((benchmark, level, k) for k in e.k)
-    return columns
-
-
-def results_markdown(results: Mapping[str, Any]) -> str:
-    """The paper's layout: a row per method, a column per benchmark x difficulty x k, each
-    figure pass@k in percent ± its standard error."""
-    columns = [(c["benchmark"], c["difficulty"], c["k"]) for c in results["columns"]]
-    head = ["method"] + [
-        f"{_benchmark_name(b)}{'' if d == 'all' else ' ' + d} pass@{k}" for b, d, k in columns
-    ]
-    lines = [
-        f"# {results['recipe']}: {results['model']}, {results['steps']} steps, seed "
-        f"{results['seed']}",
-        "",
-        "| " + " | ".join(head) + " |",
-        "|" + "---|" + "---:|" * len(columns),
-    ]
-    for row in results["rows"]:
-        cells = []
-        for benchmark, level, k in columns:
-            figures = row["results"][benchmark]["by_difficulty"].get(level, {})
-            cells.append(_percent(figures.get(f"pass@{k}"), figures.get(f"stderr@{k}")))
-        lines.append(f"| {row['algo']} | " + " | ".join(cells) + " |")
-    problems = "; ".join(
-        f"{_benchmark_name(b)}: {results['rows'][0]['results'][b]['problems']} problems"
-        for b in results["benchmarks"]
-    )
-    lines += [
-        "",
-        f"pass@k in percent ± its standard error; n = {results['n']} samples per problem "
-        f"(temperature {results['temperature']}, at most {results['max_new_tokens']} new "
-        f"tokens, seed {results['seed']}); {problems}.",
-        f"Estimator: {results['estimator']}.",
-        "",
-    ]
-    differences = [
-        (row["algo"], reference, row.get("against", {}).get(reference, {}))
-        for reference in COMPARED_WITH
-        for row in results["rows"]
-        if reference in row.get("against", {})
-    ]
-    if differences:
-        lines += [
-            "## Paired differences",
-            "",
-            "| difference | " + " | ".join(head[1:]) + " |",
-            "|" + "---|" + "---:|" * len(columns),
-        ]
-        for algo, reference, figures in differences:
-            cells = []
-            for benchmark, level, k in columns:
-                v = figures.get(benchmark, {}).get(level, {}).get(f"pass@{k}")
-                cells.append(
-                    "-"
-                    if v is None
-                    else f"{plus_minus(100 * v['difference'], _scaled(v['stderr']), 2)} {v['word']}"
-                )
-            lines.append(f"| {algo} - {reference} | " + " | ".join(cells) + " |")
-        lines += [
-            "",
-            "Each method minus the base model and minus SFT on the same problems: the mean of "
-            "the per-problem differences in pass@k, in percentage points, ± its standard error "
-            "(ddof 1, over the problems both scored). better or worse when its 95% interval "
-            "(Student's t over those problems) leaves out 0; otherwise within noise. Paired, "
-            "because a problem hard for one method is hard for the other: the per-problem "
-            "difference removes that, where comparing the two standard errors above does not.",
-            "",
-        ]
-    return "\n".join(lines)
-
-
-def _scaled(stderr: float | None) -> float | None:
-    return None if stderr is None else 100 * stderr
-
-
-def _benchmark_name(benchmark: str) -> str:
-    """A column's heading: the benchmark and the last part of its path (results.json keeps
-    the whole spec)."""
-    if benchmark == HELDOUT:
-        return "held-out"
-    name, _, where = benchmark.partition(":")
-    if where and name.isidentifier():
-        return f"{name} ({Path(where).name or where})"
-    return Path(benchmark).name or benchmark
-
-
-def _percent(value: float | None, stderr: float | None) -> str:
-    if value is None:
-        return "-"
-    return f"{100 * value:.2f}" + (f" ± {100 * stderr:.2f}" if stderr is not None else "")
-
-
-def write_plot(results: Mapping[str, Any], path: Path, say: Callable[[str], Any]) -> Path | None:
-    """A grouped bar chart (a group per column, a bar per method, standard errors as error
-    bars), or one line saying why not when matplotlib is not installed."""
-    try:
-        import matplotlib
-    except ImportError:
-        say(
-            "no plot: matplotlib is not installed (pip install 'codelog[plot]'); skipped results.png"
-        )
-        return None
-    matplotlib.use("Agg")  # files only: never needs a display
-    import matplotlib.pyplot as plt
-
-    columns = [(c["benchmark"], c["difficulty"], c["k"]) for c in results["columns"]]
-    rows = results["rows"]
-    width = 0.8 / max(len(rows), 1)
-    figure, axes = plt.subplots(figsize=(max(6.0, 1.2 * len(columns) + 2), 4))
-    top = 1.0  # percent: an all-zero table still has a readable axis
-    for i, row in enumerate(rows):
-        heights, errors = [], []
-        for benchmark, level, k in columns:
-            figures = row["results"][benchmark]["by_difficulty"].get(level, {})
-            heights.append(100 * (figures.get(f"pass@{k}") or 0.0))
-            errors.append(100 * (figures.get(f"stderr@{k}") or 0.0))
-        top = max([top, *(h + e for h, e in zip(heights, errors, strict=True))])
-        axes.bar(
-            [c + i * width for c in range(len(columns))],
-            heights,
-            width,
-            yerr=errors,
-            capsize=2,
-            label=row["algo"],
-        )
-    axes.set_xticks([c + width * (len(rows) - 1) / 2 for c in range(len(columns))])
-    axes.set_xticklabels([f"{_benchmark_name(b)}\n{d} pass@{k}" for b, d, k in columns], fontsize=8)
-    axes.set_ylim(0, min(100.0, top * 1.15))
-    axes.set_ylabel("pass@k (%)")
-    axes.set_title(f"{results['model']}, {results['steps']} steps, n = {results['n']}")
-    axes.legend(fontsize=8)
-    figure.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}.png")
-    figure.savefig(tmp, dpi=120)
-    plt.close(figure)
-    os.replace(tmp, path)
-    return path
-
-
 # ------------------------------------------------------------------------------------ helpers
-
-
-def _figures(cell: Mapping[str, Any]) -> str:
-    parts = []
-    for benchmark, result in cell["results"].items():
-        overall = result["by_difficulty"]["all"]
-        for key, value in overall.items():
-            if key.startswith("pass@") and value is not None:
-                stderr = overall.get("stderr@" + key[5:])
-                shown = f"{value:.3f}" + (f" ± {stderr:.3f}" if stderr is not None else "")
-                parts.append(f"{_benchmark_name(benchmark)} {key} {shown}")
-    return ", ".join(parts) or "no pass@k"
 
 
 def _slug(benchmark: str) -> str:

@@ -9,7 +9,9 @@ pass@k (Chen et al. 2021), the figure the seed paper reports.
 Held-out problems are the dataset's test split (problems.parquet `split`, so the run never
 trained on them), with the tests of their statements' sample sections; or any benchmark
 `codelog eval` takes (humaneval, codenet:DIR, FILE.jsonl). Prompts are the training prompts:
-the dataset's recipe template, then the tokenizer's chat template (`evaluate.prompt_text`).
+the dataset's recipe template, then the tokenizer's chat template (`sampling.prompt_text`).
+It is an eval like `codelog eval`'s (an `EvalSpec`, its problems, a `TransformersSampler` over
+the policy, the judge, the scores), held in memory: nothing is written but metrics.jsonl.
 
 Sampling draws from its own seed inside `torch.random.fork_rng`: evaluating never moves the
 training's random stream, so a run with pass@k trains the same weights as one without. Only rank
@@ -25,15 +27,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codelog.errors import CodelogError
-from codelog.evaluation.pass_at_k import (
-    Sampling,
-    generate_samples,
-    parse_ks,
-    resolve_benchmark,
-    score_samples,
-)
-from codelog.execution.judge import DEFAULT_OPTIONS, JudgeOptions
-from codelog.execution.testcases import Problem, dataset_problems
+from codelog.evaluation.problems import HELDOUT, heldout_problems, problems_of
+from codelog.evaluation.run import score_samples
+from codelog.evaluation.sampling import TransformersSampler
+from codelog.evaluation.spec import EvalSpec, Sampling, parse_ks
+from codelog.execution.testcases import Problem
 from codelog.recipe import Recipe
 from codelog.training.evaluation import EvalContext
 
@@ -47,12 +45,9 @@ NAME = "pass@k"  # the evaluator's name in metrics.jsonl
 class PassAtK:
     """An `Evaluator` (codelog.training.evaluation): pass@k of the policy on fixed problems."""
 
+    spec: EvalSpec  # ks, sampling, judging options and workers
     problems: dict[str, Problem]
-    ks: tuple[int, ...]
-    sampling: Sampling
     template: str
-    options: JudgeOptions = DEFAULT_OPTIONS
-    workers: int | None = None
     tasks: dict[str, Task] | None = None  # a benchmark's prompts (codelog.benchmarks)
 
     def __call__(self, ctx: EvalContext) -> dict[str, float]:
@@ -60,15 +55,14 @@ class PassAtK:
 
         if ctx.rank != 0:
             return {}
-        started = time.perf_counter()
+        spec, started = self.spec, time.perf_counter()
         devices = [ctx.device] if ctx.device.type == "cuda" else []
         with torch.random.fork_rng(devices=devices):
             ordered = [self.problems[p] for p in sorted(self.problems)]
-            samples = generate_samples(
-                ctx.model, ctx.tokenizer, ordered, self.sampling, self.template, tasks=self.tasks
-            )
+            sampler = TransformersSampler(ctx.model, ctx.tokenizer, spec.sampling, self.template)
+            samples = sampler.sample(ordered, self.tasks)
         result = score_samples(
-            samples, self.problems, self.ks, options=self.options, workers=self.workers
+            samples, self.problems, spec.ks, options=spec.judging, workers=spec.workers
         )
         accepted = sum(bool(r["passed"]) for r in result.records)
         return {
@@ -79,23 +73,6 @@ class PassAtK:
             "skipped": sum(result.skipped.values()),
             "seconds": round(time.perf_counter() - started, 3),
         }
-
-
-def heldout_problems(dataset: Path) -> dict[str, Problem]:
-    """The dataset's test-split problems that have tests (their statements' samples)."""
-    import pyarrow.parquet as pq
-
-    with_tests = dataset_problems(dataset)  # an InputError if it is not a dataset
-    split = pq.read_table(Path(dataset) / "problems.parquet", columns=["problem_id", "split"])
-    test = {row["problem_id"] for row in split.to_pylist() if row["split"] == "test"}
-    problems = {p: problem for p, problem in with_tests.items() if p in test}
-    if not problems:
-        raise CodelogError(
-            f"{dataset}: no test-split problem has tests in its statement ({len(test)} test "
-            "problems); pass@k while training needs some: rebuild with a [split] test fraction, "
-            "or give --eval-benchmark humaneval|codenet:DIR|FILE.jsonl"
-        )
-    return problems
 
 
 def pass_at_k_evaluator(
@@ -115,20 +92,25 @@ def pass_at_k_evaluator(
     when there is nothing to evaluate."""
     if n < 1 or not ks or min(ks) < 1 or max(ks) > n:
         raise CodelogError(f"pass@k while training needs 1 <= k <= samples (-k {ks}, n {n})")
+    spec = EvalSpec(
+        benchmark=benchmark or HELDOUT,
+        ks=tuple(ks),
+        sampling=Sampling(n=n, temperature=temperature, max_new_tokens=max_new_tokens, seed=seed),
+        limit=limit,
+        workers=workers,
+    )
     tasks = None
     if benchmark:
-        bench = resolve_benchmark(benchmark)
+        bench = problems_of(spec)
         problems, tasks = bench.problems, bench.tasks
     else:
         problems = heldout_problems(dataset)
-    if limit is not None:
         problems = {p: problems[p] for p in sorted(problems)[:limit]}
     manifest = json.loads((Path(dataset) / "manifest.json").read_text(encoding="utf-8"))
     template = Recipe.from_dict(manifest["recipe"]).prompt.template
-    sampling = Sampling(n=n, temperature=temperature, max_new_tokens=max_new_tokens, seed=seed)
     if tasks is not None:
         tasks = {p: tasks[p] for p in problems}
-    return PassAtK(problems, tuple(ks), sampling, template, workers=workers, tasks=tasks)
+    return PassAtK(spec, problems, template, tasks)
 
 
 def training_evaluators(

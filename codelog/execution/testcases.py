@@ -36,7 +36,7 @@ import gzip
 import html
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -569,6 +569,33 @@ def problem_files(spec: str) -> list[Path]:
     if spec in ("", "humaneval", "codenet"):
         return []
     return [Path(spec)]
+
+
+def split_problems(problems: Mapping[str, Problem], spec: str, split: str) -> dict[str, Problem]:
+    """The problems of a dataset benchmark (codenet:DIR of a built dataset) in `split`
+    (train, test or all), by the dataset's problems.parquet (`codelog eval --split`)."""
+    import pyarrow.parquet as pq
+
+    root = Path(spec.partition(":")[2]) if spec.startswith("codenet:") else None
+    if root is None or not (root / "manifest.json").is_file():
+        raise CodelogError(
+            f"--split is for a dataset benchmark (codenet:DIR of a built dataset); "
+            f"{spec!r} has no train/test split"
+        )
+    if split not in ("train", "test", "all"):
+        raise CodelogError(f"unknown split {split!r}; one of train, test, all")
+    if split == "all":
+        return dict(problems)
+    path = root / "problems.parquet"
+    if "split" not in pq.read_schema(path).names:
+        raise CodelogError(f"{path}: has no split column; evaluate it with --split all")
+    table = pq.read_table(path, columns=["problem_id", "split"])
+    ids = table["problem_id"].to_pylist()
+    keep = {p for p, s in zip(ids, table["split"].to_pylist(), strict=True) if s == split}
+    picked = {p: problems[p] for p in sorted(problems) if p in keep}
+    if not picked:
+        raise CodelogError(f"{root}: no problem of split {split} has tests to score against")
+    return picked
 
 
 def load_problems(spec: str) -> dict[str, Problem]:

@@ -16,7 +16,7 @@ import pytest
 
 import codelog
 from codelog.errors import CodelogError
-from codelog.evaluation.results import compare_summaries, load_summary
+from codelog.evaluation.reporting import compare_summaries, load_summary
 from codelog.execution.journal import journal_path
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "benchmarks"
@@ -231,7 +231,7 @@ def test_judge_tests_resolves_a_benchmark_name(tmp_path: Path) -> None:
 
 
 def test_a_model_is_asked_the_benchmarks_own_prompt(sample_dataset: Path, tmp_path: Path) -> None:
-    from codelog.evaluation.pass_at_k import completion_program, prompt_text
+    from codelog.evaluation.sampling import completion_program, prompt_text
     from codelog.training.data import open_dataset
     from codelog.training.models import build_tiny
 

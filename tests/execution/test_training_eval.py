@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from codelog.cli import cli
 from codelog.errors import CodelogError
-from codelog.evaluation.training_eval import heldout_problems, pass_at_k_evaluator
+from codelog.evaluation.problems import heldout_problems
+from codelog.evaluation.training_eval import pass_at_k_evaluator
 from codelog.training.data import open_dataset
 from codelog.training.evaluation import EvalContext
 from codelog.training.models import build_tiny, load_tokenizer

@@ -17,7 +17,8 @@ import pytest
 
 import codelog
 from codelog.errors import CodelogError, RecipeError
-from codelog.evaluation.experiment import against, by_difficulty, results_markdown
+from codelog.evaluation.reporting import against, results_markdown
+from codelog.evaluation.scoring import by_difficulty
 from codelog.recipe import load_recipe
 from codelog.uncertainty import mean_and_stderr
 
