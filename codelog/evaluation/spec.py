@@ -66,6 +66,13 @@ class EvalSpec:
     progress: bool | None = None  # None: a bar when stderr is a terminal and not quiet
 
     def __post_init__(self) -> None:
+        # as given from Python: paths as strings, k in any order, test sets as a list
+        for name in ("samples_file", "out", "recipe", "compare"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, Path):
+                object.__setattr__(self, name, Path(value))
+        object.__setattr__(self, "ks", tuple(sorted(set(self.ks))))
+        object.__setattr__(self, "test_sets", tuple(self.test_sets))
         if self.model is not None and self.samples_file is not None:
             raise CodelogError(NEEDS_ONE_SOURCE)
         if not self.ks or min(self.ks) < 1:
@@ -109,14 +116,11 @@ class EvalSpec:
             stop_at_first_failure=not given.pop("per_test", False),
         )
         test_sets = tuple(given.pop("test_sets", None) or ())
-        for key in ("out", "samples_file", "recipe", "compare"):
-            if given.get(key) is not None:
-                given[key] = Path(given[key])
         unknown = sorted(set(given) - OTHER_KEYS)
         if unknown:
             raise TypeError(f"unknown eval option(s): {', '.join(unknown)}")
         return cls(
-            ks=parse_ks(ks) if isinstance(ks, str) else tuple(sorted(set(ks))),
+            ks=parse_ks(ks) if isinstance(ks, str) else tuple(ks),
             sampling=sampling,
             judging=judging,
             test_sets=test_sets,

@@ -53,6 +53,9 @@ def test_keywords_build_the_spec_the_cli_builds() -> None:
         out=Path("o"),
     )
     assert spec.per_test and spec.directory == Path("o")
+    # from Python as given: a path as a string, k in any order, test sets as a list
+    loose = EvalSpec("codecontests", samples_file="s.jsonl", ks=[2, 1, 2], test_sets=["public"])
+    assert (loose.samples_file, loose.ks, loose.test_sets) == (Path("s.jsonl"), (1, 2), ("public",))
     assert EvalSpec(benchmark="mbpp:x y").directory == Path("runs/eval-mbpp-x-y")
     with pytest.raises(TypeError, match=r"unknown eval option.*n_samples"):
         EvalSpec.from_options(benchmark=MBPP, n_samples=2)
