@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 
 from codelog import kinds
-from codelog.errors import CodelogError, EmptyResultError
+from codelog.errors import CodelogError, EmptyResultError, InputError
 from codelog.files import check_output_dir, exclusive_lock, lock_path, writing
 from codelog.group.engine import GroupingMemoryError
 from codelog.ingest.scan import SourceScan
@@ -154,7 +154,15 @@ def run_build(options: BuildOptions) -> BuildReport:
         from codelog import benchmarks
 
         for spec in options.recipe.decontaminate.benchmarks:
-            benchmarks.parse(spec)  # an unknown benchmark fails now, naming those there are
+            # an unknown benchmark, or a local copy that is not there, fails now, not after
+            # the parse (the references are read when the groups are made)
+            _, source = benchmarks.parse(spec)
+            if source.path is not None and not source.path.exists():
+                raise InputError(
+                    source.path,
+                    f"no such file or directory (benchmark {spec!r} of --decontaminate, or "
+                    "of the recipe's [decontaminate] benchmarks)",
+                )
     if options.recipe.lint.enabled:
         from codelog.stage.lint import ruff_binary
 

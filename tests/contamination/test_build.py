@@ -145,3 +145,21 @@ def test_an_unknown_benchmark_fails_before_the_build_reads_anything(tmp_path):
     with pytest.raises(CodelogError, match="unknown benchmark 'nosuch'"):
         build_sample(tmp_path / "ds", recipe=dataclasses.replace(recipe, decontaminate=d))
     assert not (tmp_path / "ds").exists()
+
+
+def test_a_missing_local_benchmark_copy_fails_before_the_build_reads_anything(
+    tmp_path, monkeypatch
+):
+    from codelog import builder
+    from codelog.errors import InputError
+
+    def staged(*args, **kwargs):
+        raise AssertionError("the build went on to stage the sources")
+
+    monkeypatch.setattr(builder, "_build", staged)
+    recipe = load_recipe()
+    missing = tmp_path / "no-apps.jsonl"
+    d = dataclasses.replace(recipe.decontaminate, benchmarks=(f"apps:{missing}",))
+    with pytest.raises(InputError, match=r"no such file or directory.*--decontaminate"):
+        build_sample(tmp_path / "ds", recipe=dataclasses.replace(recipe, decontaminate=d))
+    assert not (tmp_path / "ds").exists()
