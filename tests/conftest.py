@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from codelog.builder import BuildReport, run_build
 from codelog.options import BuildOptions
 from codelog.recipe import load_recipe
+
+# The property tests draw the same examples on every run, so `make test` (CI's gate) passes or
+# fails the same way for the same code; HYPOTHESIS_PROFILE=explore draws new ones each run, to
+# look for failures (and keeps them in .hypothesis/ to replay).
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 # Tests that train a model run for minutes each on 2 cores. Under pytest-xdist (make test) they
 # go first, so they overlap the many short tests instead of being the last ones left running
