@@ -79,13 +79,13 @@ def test_a_bad_spec_is_refused_when_it_is_made(options: dict, message: str) -> N
 
 def test_a_spec_the_api_keywords_and_the_cli_write_the_same_bytes(tmp_path: Path) -> None:
     given = samples(tmp_path / "s.jsonl")
-    spec = EvalSpec(benchmark=MBPP, samples_file=given, split="all", out=tmp_path / "spec",
-                    ks=(1, 2), workers=1, quiet=True)  # fmt: skip
+    spec = EvalSpec(benchmark=MBPP, samples_file=given, split="all", limit=2,
+                    out=tmp_path / "spec", ks=(1, 2), workers=1, quiet=True)  # fmt: skip
     whole = codelog.evaluate(spec)
-    keywords = codelog.evaluate(MBPP, samples_file=given, split="all", ks="1,2",
+    keywords = codelog.evaluate(MBPP, samples_file=given, split="all", limit=2, ks="1,2",
                                 out=tmp_path / "keywords", workers=1, quiet=True)  # fmt: skip
     cli = [sys.executable, "-m", "codelog.cli", "eval", "--benchmark", MBPP, "--split", "all",
-           "--samples", str(given), "-k", "1,2", "--workers", "1", "--quiet",
+           "--samples", str(given), "--limit", "2", "-k", "1,2", "--workers", "1", "--quiet",
            "--out", str(tmp_path / "cli")]  # fmt: skip
     subprocess.run(cli, check=True, capture_output=True)
     assert whole.overall == keywords.overall == {"pass@1": 0.5, "pass@2": 1.0}
