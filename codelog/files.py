@@ -43,16 +43,27 @@ def _sha256_of(path: str, size: int, mtime_ns: int) -> str:  # size, mtime: the 
     return sha256_file(Path(path))
 
 
+# The longest line json_lines reads: a real row is far shorter (the largest CodeContests and
+# LiveCodeBench rows are tens of MB); a file that is one endless line stops here rather than
+# filling memory.
+MAX_LINE_CHARS = 1 << 30
+
+
 def json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, Any]]:
     """(line number, value) of each non-blank line of a JSON Lines file (gzipped when it ends in
-    .gz), read a line at a time; an unreadable file or a line that is not JSON is an InputError
-    naming it."""
+    .gz), read a line at a time; an unreadable file, a line that is not JSON or one longer than
+    MAX_LINE_CHARS is an InputError naming it."""
     path = Path(path)
     opener = gzip.open if path.suffix == ".gz" else open
     n = 0
     try:
         with opener(path, "rt", encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
+            while line := f.readline(MAX_LINE_CHARS + 1):
+                n += 1
+                if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+                    raise InputError(
+                        path, f"a line longer than {MAX_LINE_CHARS:,} characters", line=n
+                    )
                 if not line.strip():
                     continue
                 try:

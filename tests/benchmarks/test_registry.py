@@ -98,3 +98,18 @@ def test_a_gzip_bomb_stops_at_the_bound(tmp_path, monkeypatch):
     bomb.write_bytes(gzip.compress(b"0" * (5 << 20)))
     with pytest.raises(InputError, match=f"^{bomb}: inflates to more than 1 MiB"):
         list(benchmarks.references(f"humaneval:{bomb}"))
+
+
+def test_a_file_that_is_one_endless_line_stops_at_the_bound(tmp_path, monkeypatch):
+    from codelog import files
+
+    monkeypatch.setattr(files, "MAX_LINE_CHARS", 1 << 16)
+    rows = MBPP.read_text(encoding="utf-8").splitlines()
+    endless = tmp_path / "mbpp.jsonl"  # two real rows, then one without an end
+    endless.write_text("\n".join(rows[:2]) + "\n" + "[" * (1 << 17), encoding="utf-8")
+    with pytest.raises(InputError, match=f"^{endless} line 3: a line longer than 65,536"):
+        list(benchmarks.references(f"mbpp:{endless}"))
+    exact = tmp_path / "exact.jsonl"  # a row of exactly the bound, then its newline: read
+    row = rows[0] + " " * ((1 << 16) - len(rows[0]))
+    exact.write_text(row + "\n" + rows[1] + "\n", encoding="utf-8")
+    assert [n for n, _ in files.json_lines(exact)] == [1, 2]
