@@ -43,7 +43,7 @@ def test_shared_prompt_gradients_repeat_bitwise_on_two_threads(two_threads):
                          max_position_embeddings=512)  # fmt: skip
     model = Qwen2ForCausalLM(config).float()
     rng = random.Random(0)
-    prompt = rng.choices(range(101), k=300)  # 4 rows x 300 x 2 heads x 16: 38,400 elements
+    prompt = rng.choices(range(101), k=300)  # 4 rows x 299 positions x 2 heads x 16: 38,272
     seqs = [(prompt + rng.choices(range(101), k=n), len(prompt)) for n in (9, 5, 12, 7)]
     mb = MicroBatch(**lay_out(seqs, 0), weight=torch.ones(4), kl_weight=torch.ones(4),
                     sequence=[0, 1, 2, 3])  # fmt: skip
