@@ -128,10 +128,10 @@ from codelog.errors import CodelogError
 @click.option(
     "--layout",
     type=click.Choice(["padded", "shared"]),
-    default="padded",
+    default="shared",
     show_default=True,
     help="shared: each prompt computed once for its group's solutions (3-8x the solution "
-    "tokens/s on CPU; not yet bitwise reproducible across threads); padded: each sequence whole.",
+    "tokens/s on CPU); padded: each sequence whole, as before (for comparisons).",
 )
 @click.option(
     "--reference",

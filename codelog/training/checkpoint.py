@@ -53,6 +53,7 @@ def save_checkpoint(
     partial.mkdir(parents=True)
     with models.peft_quietly():
         model.save_pretrained(partial)
+    _sort_lora_targets(partial)
     tokenizer.save_pretrained(partial)
     (partial / CHECKPOINT_FILE).write_text(
         json.dumps({**info, "step": step}, indent=2) + "\n", encoding="utf-8"
@@ -63,6 +64,19 @@ def save_checkpoint(
     for old in checkpoints(run_dir)[:-keep] if keep else []:
         shutil.rmtree(old)
     return final
+
+
+def _sort_lora_targets(checkpoint: Path) -> None:
+    """peft keeps a LoRA's target_modules as a set and writes them in the set's order, which
+    follows the process's string hashing (PYTHONHASHSEED): two identical runs wrote the same
+    weights under adapter_config.json files that differed. Sorted, they write the same bytes."""
+    path = checkpoint / "adapter_config.json"
+    if not path.is_file():
+        return
+    config = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(config.get("target_modules"), list):
+        config["target_modules"] = sorted(config["target_modules"])
+        path.write_text(json.dumps(config, indent=2, sort_keys=True), encoding="utf-8")  # as peft
 
 
 def load_state(checkpoint: Path) -> dict[str, Any]:

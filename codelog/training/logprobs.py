@@ -95,6 +95,19 @@ class _KeepLayer(DynamicLayer):
         return 0  # the prompt pass starts at position 0; what it keeps is for the next pass
 
 
+def _prompt_rows(states: torch.Tensor, unit: torch.Tensor) -> torch.Tensor:
+    """`states[unit]`: each solution row's copy of its prompt's keys or values, whose gradient
+    sums the rows of one prompt in the same order on every run.
+
+    Indexing's backward (index_put_ with accumulate) adds the rows on CPU with atomic float adds
+    split over the threads once the gradient holds 32,768 elements (torch's GRAIN_SIZE), in
+    whatever order the threads reach them: two identical 2-thread runs on the bundled sample
+    parted at step 2 (4 rows x a 366-token prompt). index_select's backward (index_add_) adds
+    them in row order on CPU. On CUDA it is the other way round: index_add_ adds atomically and
+    index_put_ sorts first (torch.use_deterministic_algorithms documents both)."""
+    return states.index_select(0, unit) if states.device.type == "cpu" else states[unit]
+
+
 class _PrefixLayer(DynamicLayer):
     """The solution pass: each row's prompt keys and values, then its own; nothing is stored,
     so a replay under gradient checkpointing reads the same states."""
@@ -181,7 +194,12 @@ def shared_token_logps(model: nn.Module, batch: MicroBatch) -> torch.Tensor:
         mask = batch.loss_mask
         if kept is not None:
             rows = batch.unit
-            cache = Cache(layers=[_PrefixLayer(x.keys[rows], x.values[rows]) for x in kept.layers])
+            cache = Cache(
+                layers=[
+                    _PrefixLayer(_prompt_rows(x.keys, rows), _prompt_rows(x.values, rows))
+                    for x in kept.layers
+                ]
+            )
             mask = torch.cat([batch.prompt_mask[rows], batch.loss_mask], dim=1)
         positions = batch.start[:, None] + torch.arange(
             batch.input_ids.shape[1], device=batch.start.device

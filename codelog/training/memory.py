@@ -169,8 +169,8 @@ def estimate(
     kept = layers * w * h + per_layer if gradient_checkpointing else layers * per_layer
     # logits, their fp32 copy and log-softmax; in bf16 the recomputed chunk's gradient is bf16
     logit_bytes = {"fp32": 8, "autocast": 10, "bf16": 7}[precision.mode]
-    # the shared path projects one chunk at a time; the padded path (TrainOptions.layout, the
-    # default) takes the whole micro-batch's logits from the model's own forward
+    # the shared path (the default) projects one chunk at a time; the padded path
+    # (TrainOptions.layout) takes the whole micro-batch's logits from the model's own forward
     head_positions = tokens if padded else min(tokens, max(1, HEAD_LOGITS // text.vocab_size))
     return MemoryEstimate(
         parameters=total,

@@ -43,10 +43,8 @@ class TrainOptions:
     compile: bool = False  # torch.compile each transformer block (models.compile_blocks)
     # "shared": each prompt runs once for its group's solutions; "padded": each sequence whole,
     # as before issue 45 (codelog.training.logprobs; the bench and the tests compare the two).
-    # "padded" stays the default until "shared" is bitwise reproducible with more than one CPU
-    # thread: its solution pass's SDPA backward is not (two identical 2-thread runs part at the
-    # 7th digit of step 3's loss; one thread, or the math kernel, gives equal runs)
-    layout: Literal["shared", "padded"] = "padded"
+    # Both repeat bit for bit with several CPU threads (tests/train/test_reproducible.py)
+    layout: Literal["shared", "padded"] = "shared"
     memory_check: bool = True  # refuse a run whose estimate exceeds the device
     reference: Literal["cached", "recompute"] = "cached"  # KL reference log-probs (reference.py)
     report_to: str | tuple[str, ...] | None = None  # "none", "tensorboard", "wandb" or a list
