@@ -105,17 +105,25 @@ def test_the_run_ends_with_the_program_and_its_orphans_cpu_counts(warm: bool) ->
     assert result.survivors == 0
 
 
-# Four grandchildren, orphaned, each holding 30 MB: 120 MB at once under a 64 MB limit.
+# Four grandchildren, orphaned, each holding 30 MB: 120 MB at once under a 64 MB limit. The
+# parent waits on a pipe until each has allocated (or been killed: its write end closes), not
+# for a fixed time: on a loaded machine a grandchild scheduled late had not allocated yet when
+# a 0.7 s sleep ran out, the run ended, and its orphans went with it (Accepted, one 30 MB peak).
 ORPHAN_MEMORY = (
     "import os, time\n"
+    "r, w = os.pipe()\n"
     "for _ in range(4):\n"
     "    if os.fork() == 0:\n"
     "        if os.fork() == 0:\n"
     "            b = bytearray(30 << 20)\n"
+    "            os.write(w, b'x')\n"
     "            time.sleep(1.5)\n"
     "        os._exit(0)\n"
     "    os.wait()\n"
-    "time.sleep(0.7)\n"
+    "os.close(w)\n"
+    "got = 0\n"
+    "while got < 4 and (chunk := os.read(r, 4 - got)):\n"
+    "    got += len(chunk)\n"
     "print('ok')\n"
 )
 
