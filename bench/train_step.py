@@ -120,6 +120,39 @@ def sft_rows(dataset: Path, into: Path, seed: int) -> list[dict]:
     return [{**r, "prompt": texts[drawn[r["problem_id"]]]} for r in rows]
 
 
+# The bench's tokenizer: as many entries as the tiny model's (models.TINY_VOCAB).
+BENCH_VOCAB = 4096
+
+
+def statement_tokenizer(rows: list[dict]):
+    """A byte-level BPE tokenizer trained on the 3,999 CodeNet statements and the rows'
+    solutions, with the tiny tokenizer's entries and special tokens.
+
+    The tiny tokenizer (models.build_tiny) learns its merges from the bundled sample alone,
+    8 statements and their solutions: about 1,700 entries, and an unseen English statement
+    comes out at about a token a character, where a real model's tokenizer gives 3-4
+    characters a token (lengths.CHARS_PER_TOKEN). Prompts would then be ~20x a solution, not
+    the data's ~8x, and most Qwen2-shape sequences would be cut at --max-length, sharing no
+    prompt. Trained on the statements, a prompt's tokens keep about their characters' ratio
+    to the solution's (the header prints the characters a token of each)."""
+    from lengths import statements
+    from tokenizers import Tokenizer, decoders, pre_tokenizers, trainers
+    from tokenizers import models as bpe_models
+    from transformers import PreTrainedTokenizerFast
+
+    bpe = Tokenizer(bpe_models.BPE())
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=BENCH_VOCAB,
+        special_tokens=[models.EOS, models.PAD],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    bpe.train_from_iterator([*statements(), *(r["completion"] for r in rows)], trainer=trainer)
+    return PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token=models.EOS, pad_token=models.PAD)
+
+
 def groups_of(rows: list[dict], size: int) -> list[list[dict]]:
     """The rows cut into groups of `size` rows of one problem, in the rows' order."""
     by_problem: dict[str, list[dict]] = {}
@@ -273,8 +306,15 @@ def compare_layouts(args: argparse.Namespace) -> None:
         dataset = args.dataset or build_sample(tmp)
         rows = sft_rows(dataset, tmp, args.seed)
         base = models.build_tiny(data.open_dataset(dataset), tmp / "tiny", t.max_length, 0)
-        tokenizer = models.load_tokenizer(str(base))
+        tokenizer = statement_tokenizer(rows)
         tiny = models.load_model(str(base)).config
+        tiny.update(
+            {
+                "vocab_size": len(tokenizer),
+                "eos_token_id": tokenizer.eos_token_id,
+                "pad_token_id": tokenizer.pad_token_id,
+            }
+        )
         shapes = {
             "tiny": tiny,
             "qwen2 4x256": Qwen2Config(**{**tiny.to_dict(), **QWEN2_SMALL, "layer_types": None}),
