@@ -202,31 +202,7 @@ def judge(
 @force_option
 @manners
 def eval_command(
-    benchmark: str,
-    model: str | None,
-    samples_file: Path | None,
-    n: int,
-    ks: str,
-    out: Path | None,
-    temperature: float,
-    top_p: float,
-    max_new_tokens: int,
-    batch_size: int,
-    seed: int,
-    limit: int | None,
-    recipe: Path | None,
-    workers: int | None,
-    isolation: str,
-    split: str | None,
-    after: str | None,
-    before: str | None,
-    test_sets: str | None,
-    challenge_tests: bool,
-    per_test: bool,
-    compare: Path | None,
-    force: bool,
-    executor: Any,
-    cold: bool,
+    cold: bool, after: str | None, before: str | None, test_sets: str | None, **options: Any
 ) -> None:
     """pass@k of a model (or of a file of completions) on a benchmark, judged in the sandbox.
 
@@ -234,36 +210,20 @@ def eval_command(
     samples.jsonl and summary.json. An interrupted run, re-run with the same arguments,
     judges only the samples it had not judged yet."""
     from codelog.evaluation.run import run_eval
-    from codelog.evaluation.spec import EvalSpec, Sampling, parse_ks
-    from codelog.execution.judge import JudgeOptions
+    from codelog.evaluation.spec import EvalSpec
     from codelog.progress import console as chatter
     from codelog.progress import show_progress
 
-    spec = EvalSpec(
-        benchmark=benchmark,
-        model=model,
-        samples_file=samples_file,
-        ks=parse_ks(ks),
-        sampling=Sampling(n, temperature, top_p, max_new_tokens, batch_size, seed),
-        out=out,
-        split=split,
+    # the other options are EvalSpec.from_options's own, by name: its keywords are the one
+    # spelling of each flag (codelog.evaluate takes the same)
+    spec = EvalSpec.from_options(
+        warm=not cold,
         after=_date(after, "--after"),
         before=_date(before, "--before"),
-        test_sets=tuple(t.strip() for t in test_sets.split(",") if t.strip()) if test_sets else (),
-        challenge_tests=challenge_tests,
-        limit=limit,
-        recipe=recipe,
-        judging=JudgeOptions(
-            isolation=isolation,  # type: ignore[arg-type]
-            warm=not cold,
-            stop_at_first_failure=not per_test,
-        ),
-        workers=workers,
-        executor=executor,
-        compare=compare,
-        force=force,
+        test_sets=[t.strip() for t in test_sets.split(",") if t.strip()] if test_sets else None,
         quiet=chatter.quiet,
         progress=show_progress(),
+        **options,
     )
     run_eval(spec)
 
