@@ -72,6 +72,14 @@ class MicroBatch:
             return self.input_ids.shape[0] * int((self.start + 1 + self.loss_mask.sum(1)).max())
         return self.prompt_ids.numel() + self.input_ids.numel()
 
+    @property
+    def real_tokens(self) -> int:
+        """Token positions the model runs, padding left out: each sequence whole (padded
+        layout), or each prompt once and each solution (shared)."""
+        if self.padded_layout:
+            return int((self.start + 1 + self.loss_mask.sum(1)).sum())
+        return int(self.prompt_mask.sum() + self.loss_mask.sum())
+
     def padded(self) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         """Each sequence whole, right-padded: (input_ids, attention_mask, prompt lengths)."""
         n_prompt = self.start + 1
@@ -104,9 +112,11 @@ class StepData:
     truncated: int  # this rank's sequences cut to max_length
     sampler_state: dict[str, Any]  # the sampler's state once this step's groups were drawn
     padded_tokens: int = field(init=False)  # tokens the model computes, padding included
+    computed_tokens: int = field(init=False)  # the same, padding left out
 
     def __post_init__(self) -> None:
         self.padded_tokens = sum(b.computed_tokens for b in self.batches)
+        self.computed_tokens = sum(b.real_tokens for b in self.batches)
 
     def describe(self, sequences: Iterable[int], index: data.GroupIndex) -> str:
         """The problems and submissions of the groups holding `sequences`, for error messages."""

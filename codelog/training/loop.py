@@ -51,7 +51,7 @@ from codelog.training.report import MetricsLog, ProgressBar, RunResult, parse_re
 from codelog.version import __version__
 
 # Sums over ranks after each step, in this order.
-STEP_SUMS = ("loss", "kl", "logp_sum", "logp_tokens", "tokens", "padded_tokens")
+STEP_SUMS = ("loss", "kl", "logp_sum", "logp_tokens", "tokens", "padded_tokens", "computed_tokens")
 STEP_SUMS += ("micro_batches", "truncated")
 
 
@@ -98,7 +98,9 @@ def _run(options: TrainOptions, d: Dist) -> RunResult:
         model=run.t.model,
         sequences=totals["sequences"],
         truncated=totals["truncated"],
-        padding_waste=1 - totals["tokens"] / max(totals["padded_tokens"], 1),
+        padding_waste=1 - totals["computed_tokens"] / max(totals["padded_tokens"], 1),
+        tokens=totals["tokens"],
+        computed_tokens=totals["computed_tokens"],
         seconds=time.perf_counter() - started,
         step_seconds=sum(step_times) / len(step_times) if step_times else None,
         heldout=after,
@@ -262,6 +264,7 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
     params = [p for p in model.parameters() if p.requires_grad]
     optimizer, scheduler = optimizer_for(params, t, d.device)
     totals = {"sequences": 0, "truncated": 0, "tokens": 0, "padded_tokens": 0}
+    totals["computed_tokens"] = 0
     totals["margin_before"] = None
     torch.manual_seed(t.seed)
     metrics_path = run_dir / "metrics.jsonl"
@@ -272,6 +275,8 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         if d.device.type == "cuda" and state.get("cuda_rng") is not None:
             torch.cuda.set_rng_state_all(state["cuda_rng"])
         totals = state["totals"]
+        # a checkpoint from before the count: its steps ran the padded layout, tokens whole
+        totals.setdefault("computed_tokens", totals["tokens"])
         if d.main:
             ckpt.truncate_metrics(metrics_path, step)
     policy, model = model, distributed.wrap(d, SequenceLogps(model))
@@ -355,7 +360,7 @@ def train_steps(run: Run) -> None:
             run.sampler_state = batch.sampler_state
 
             run.totals["sequences"] += len(batch.rewards)
-            for k in ("truncated", "tokens", "padded_tokens"):
+            for k in ("truncated", "tokens", "padded_tokens", "computed_tokens"):
                 run.totals[k] += int(sums[k])
             run.step_times.append(time.perf_counter() - tick)
             record = step_record(
@@ -569,4 +574,5 @@ def forward_backward(
         loss_sum, logp_sum = loss_sum + loss, logp_sum + logp
         kl_sum += kl if t.kl > 0 else 0.0
     local = (loss_sum, kl_sum, logp_sum, int(sum(counts)), batch.tokens, batch.padded_tokens)
+    local += (batch.computed_tokens,)
     return [*local, len(batches), batch.truncated], bad, bad_value

@@ -40,7 +40,7 @@ class RunResult:
     margin_after: float | None
     sequences: int
     truncated: int
-    padding_waste: float
+    padding_waste: float  # of the positions the model ran, the share that was padding
     seconds: float
     step_seconds: float | None = None  # mean wall time of the steps this call ran
     heldout: dict[str, float] | None = None  # the held-out evaluation at the end
@@ -57,6 +57,8 @@ class RunResult:
     # both ends gives the change's paired standard error (None: not measured, or a run resumed
     # from a checkpoint that predates it)
     heldout_before: dict[str, Any] | None = None
+    tokens: int = 0  # the sequences' tokens, each whole
+    computed_tokens: int = 0  # the positions the model ran, padding left out (each prompt once)
 
 
 def append_jsonl(path: Path, record: dict[str, Any]) -> None:
@@ -70,6 +72,7 @@ def step_record(
     """The metrics.jsonl line of a step: `sums` over the ranks, the rest from the step's groups
     (which every rank knows)."""
     a, tokens, padded = batch.advantages, int(sums["tokens"]), int(sums["padded_tokens"])
+    computed = int(sums["computed_tokens"])
     return {
         "event": "step",
         "step": step,
@@ -84,7 +87,8 @@ def step_record(
         "logp_token": sums["logp_sum"] / max(sums["logp_tokens"], 1),
         "tokens": tokens,
         "padded_tokens": padded,
-        "padding_waste": 1 - tokens / max(padded, 1),
+        "computed_tokens": computed,
+        "padding_waste": 1 - computed / max(padded, 1),
         "micro_batches": int(sums["micro_batches"]),
         "truncated": int(sums["truncated"]),
         "truncated_total": truncated_total,
@@ -255,6 +259,11 @@ def print_summary(result: RunResult) -> None:
             start = f"{before[key]:.4f} -> " if key in before else ""
             label = key if name == "pass@k" else f"{name} {key}"
             console.print(f"  {label:<25} {start}{after[key]:.4f} ({counts})")
+    if result.computed_tokens and result.computed_tokens < result.tokens:
+        console.print(
+            f"  each prompt once          ran {result.computed_tokens:,} of the sequences' "
+            f"{result.tokens:,} tokens ({result.computed_tokens / result.tokens:.0%})"
+        )
     console.print(f"  padding waste             {result.padding_waste:.1%}")
     style = "yellow" if result.truncated else ""
     console.print(

@@ -330,6 +330,25 @@ def test_every_algorithm_runs_and_logs_its_stats(synthetic, tmp_path):
     assert first["adv_min"] > 0  # exp advantages are positive
 
 
+def test_padding_waste_is_a_share_of_what_the_model_ran_on_either_layout(synthetic, tmp_path):
+    results = {}
+    for layout in ("shared", "padded"):
+        results[layout] = run(synthetic, tmp_path / layout, steps=2, layout=layout)
+    shared, padded = records(tmp_path / "shared"), records(tmp_path / "padded")
+    for s, p in zip(shared, padded, strict=True):
+        assert s["tokens"] == p["tokens"] == p["computed_tokens"]  # the same sequences, whole
+        assert s["computed_tokens"] < s["tokens"]  # each prompt once
+        for r in (s, p):
+            assert 0 <= r["padding_waste"] < 1
+            assert r["padding_waste"] == pytest.approx(
+                1 - r["computed_tokens"] / r["padded_tokens"]
+            )
+    for result in results.values():
+        assert 0 <= result.padding_waste < 1
+    assert results["shared"].computed_tokens == sum(s["computed_tokens"] for s in shared)
+    assert results["shared"].tokens == results["padded"].computed_tokens
+
+
 def test_lora_targets_every_linear_layer_but_the_output_head():
     from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM
 
