@@ -461,6 +461,7 @@ def main() -> None:
     )
     tokens = sum(s["tokens"] for s in steps[measured])
     padded = sum(s["padded_tokens"] for s in steps[measured])
+    computed = sum(s.get("computed_tokens", s["tokens"]) for s in steps[measured])
     naive = sum(len(b.lengths) * max(b.lengths.values()) for b in batches[measured])
     print(
         f"model {args.model}{f' LoRA r={t.lora_r}' if t.lora_r else ''}, {args.steps} steps "
@@ -484,7 +485,7 @@ def main() -> None:
         f"(recomputing the reference: {recompute_ms / plain_ms:.3f}x)"
     )
     print(
-        f"padding waste: length-aware micro-batches {1 - tokens / padded:.1%} "
+        f"padding waste: length-aware micro-batches {1 - computed / padded:.1%} "
         f"vs one padded batch per step {1 - tokens / naive:.1%}"
     )
 
