@@ -150,7 +150,8 @@ def test_memory_hidden_in_orphans_is_a_memory_limit(warm: bool) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sandbox.accounting.RunCgroup, "close", noted_close)
         verdict = judge(ORPHAN_MEMORY, warm, problem)
-    assert verdict.status == "Memory Limit Exceeded", (verdict, seen, _global_oom_kills())
+    failed = sandbox.accounting.failures()
+    assert verdict.status == "Memory Limit Exceeded", (verdict, seen, failed, _global_oom_kills())
 
 
 def _global_oom_kills() -> str:

@@ -32,6 +32,7 @@ SLACK_KB = 8 << 10
 _lock = threading.Lock()
 _names = itertools.count()
 _parent: list[str] = []
+_failures: list[str] = []  # the latest run cgroups not made (`failures()`)
 
 
 @functools.lru_cache(maxsize=1)
@@ -193,13 +194,24 @@ def peak(cgroup: RunCgroup | None, rss_kb: int, limit_kb: int) -> tuple[int, boo
 def run_cgroup(limit_kb: int) -> RunCgroup | None:
     """A fresh memory cgroup for one run, limited to `limit_kb` (plus SLACK_KB), or None where
     this machine gives none (`available()` says why)."""
-    parent = _process_dir()
-    if parent is None:
-        return None
-    try:
-        return RunCgroup(os.path.join(parent, f"run-{next(_names)}"), limit_kb)
-    except OSError:
-        return None
+    for _ in range(2):
+        parent = _process_dir()
+        if parent is None:
+            return None
+        try:
+            return RunCgroup(os.path.join(parent, f"run-{next(_names)}"), limit_kb)
+        except OSError as exc:
+            # the process directory can be gone by the time its run cgroup is made (removed
+            # after _process_dir saw it): the second attempt makes it again
+            _failures.append(f"{parent}: {exc}")
+            del _failures[:-8]
+    return None
+
+
+def failures() -> list[str]:
+    """The latest run cgroups that could not be made (each: where, and why): their runs had
+    no whole-run memory limit."""
+    return list(_failures)
 
 
 def _remove_tree(path: str) -> None:
