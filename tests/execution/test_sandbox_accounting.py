@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -160,6 +161,29 @@ def _global_oom_kills() -> str:
             return next((line for line in f if line.startswith("oom_kill ")), "").strip()
     except OSError:
         return "no /proc/vmstat"
+
+
+def test_a_forked_workers_run_cgroup_leaves_the_parents_next_name_free() -> None:
+    """A judge pool's workers are forked: they inherit the process's cgroup directory and its
+    count of run cgroups. A worker killed mid-run leaves its run cgroup behind; the parent's
+    next run must still get a cgroup of its own (a bare count gave it the same name: EEXIST,
+    then a run with no whole-run memory limit, which the orphans' probe saw as Accepted)."""
+    accounting = sandbox.accounting
+    why = accounting.available()
+    if why:
+        pytest.skip(f"no run cgroups here: {why}")
+    before = accounting.failures()
+    pid = os.fork()
+    if pid == 0:  # the worker: makes a run cgroup, then dies without removing it
+        os._exit(0 if accounting.run_cgroup(65_536) is not None else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    group = accounting.run_cgroup(65_536)
+    try:
+        assert group is not None and accounting.failures() == before, accounting.failures()
+    finally:
+        if group is not None:
+            group.close()
 
 
 def test_one_process_under_the_limit_is_not_a_memory_limit(warm: bool) -> None:

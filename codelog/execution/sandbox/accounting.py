@@ -199,7 +199,12 @@ def run_cgroup(limit_kb: int) -> RunCgroup | None:
         if parent is None:
             return None
         try:
-            return RunCgroup(os.path.join(parent, f"run-{next(_names)}"), limit_kb)
+            # named for this process too: a forked judge worker inherits the directory and
+            # the count (`_parent`, `_names`), so a bare count made the parent's next name one a
+            # worker had taken (or left behind, killed mid-run): EEXIST, and a run without
+            # a whole-run memory limit
+            name = f"run-{os.getpid()}-{next(_names)}"
+            return RunCgroup(os.path.join(parent, name), limit_kb)
         except OSError as exc:
             # the process directory can be gone by the time its run cgroup is made (removed
             # after _process_dir saw it): the second attempt makes it again
