@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -176,8 +177,14 @@ def test_a_forked_workers_run_cgroup_leaves_the_parents_next_name_free() -> None
     pid = os.fork()
     if pid == 0:  # the worker: makes a run cgroup, then dies without removing it
         os._exit(0 if accounting.run_cgroup(65_536) is not None else 1)
-    _, status = os.waitpid(pid, 0)
-    assert os.waitstatus_to_exitcode(status) == 0
+    deadline = time.monotonic() + 30  # bounded: a fork of a process with threads can hang
+    while (ended := os.waitpid(pid, os.WNOHANG))[0] == 0:
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked worker did not end in 30 s")
+        time.sleep(0.01)
+    assert os.waitstatus_to_exitcode(ended[1]) == 0
     group = accounting.run_cgroup(65_536)
     try:
         assert group is not None and accounting.failures() == before, accounting.failures()
