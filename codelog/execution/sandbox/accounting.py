@@ -214,8 +214,8 @@ def run_cgroup(limit_kb: int) -> RunCgroup | None:
 
 
 def failures() -> list[str]:
-    """The latest run cgroups that could not be made (each: where, and why): their runs had
-    no whole-run memory limit."""
+    """The latest attempts to make a run cgroup that failed (each: where, and why); a run whose
+    two attempts both failed ran with no whole-run memory limit."""
     return list(_failures)
 
 
