@@ -88,14 +88,21 @@ def raw_prompt(problem: Problem, task: Task | None) -> bool:
 def prompt_template(spec: EvalSpec) -> str:
     """The `[prompt] template` stdio problems are asked with: --recipe's; else a built
     dataset's own (codenet:DIR), as its model was trained with; else the default recipe's."""
-    from codelog.recipe import Recipe, load_recipe
+    from codelog.recipe import load_recipe
 
-    template = load_recipe(spec.recipe).prompt.template
-    manifest = Path(spec.benchmark.partition(":")[2]) / "manifest.json"
-    if spec.recipe is None and spec.benchmark.startswith("codenet:") and manifest.is_file():
-        recipe = json.loads(manifest.read_text(encoding="utf-8"))["recipe"]
-        template = Recipe.from_dict(recipe).prompt.template
-    return template
+    root = Path(spec.benchmark.partition(":")[2])
+    built = spec.benchmark.startswith("codenet:") and (root / "manifest.json").is_file()
+    if spec.recipe is None and built:
+        return dataset_template(root)
+    return load_recipe(spec.recipe).prompt.template
+
+
+def dataset_template(dataset: Path) -> str:
+    """A built dataset's `[prompt] template` (its manifest's recipe): its training prompts."""
+    from codelog.recipe import Recipe
+
+    manifest = json.loads((Path(dataset) / "manifest.json").read_text(encoding="utf-8"))
+    return Recipe.from_dict(manifest["recipe"]).prompt.template
 
 
 # -------------------------------------------------------------------------------- samplers

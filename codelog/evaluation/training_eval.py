@@ -20,7 +20,6 @@ training's random stream, so a run with pass@k trains the same weights as one wi
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,10 +28,9 @@ from typing import TYPE_CHECKING
 from codelog.errors import CodelogError
 from codelog.evaluation.problems import HELDOUT, heldout_problems, problems_of
 from codelog.evaluation.run import score_samples
-from codelog.evaluation.sampling import TransformersSampler
+from codelog.evaluation.sampling import TransformersSampler, dataset_template
 from codelog.evaluation.spec import EvalSpec, Sampling, parse_ks
 from codelog.execution.testcases import Problem
-from codelog.recipe import Recipe
 from codelog.training.evaluation import EvalContext
 
 if TYPE_CHECKING:
@@ -106,8 +104,7 @@ def pass_at_k_evaluator(
     else:
         problems = heldout_problems(dataset)
         problems = {p: problems[p] for p in sorted(problems)[:limit]}
-    manifest = json.loads((Path(dataset) / "manifest.json").read_text(encoding="utf-8"))
-    template = Recipe.from_dict(manifest["recipe"]).prompt.template
+    template = dataset_template(dataset)
     if tasks is not None:
         tasks = {p: tasks[p] for p in problems}
     return PassAtK(spec, problems, template, tasks)
