@@ -164,19 +164,27 @@ def _global_oom_kills() -> str:
         return "no /proc/vmstat"
 
 
-def test_a_forked_workers_run_cgroup_leaves_the_parents_next_name_free() -> None:
-    """A judge pool's workers are forked: they inherit the process's cgroup directory and its
-    count of run cgroups. A worker killed mid-run leaves its run cgroup behind; the parent's
-    next run must still get a cgroup of its own (a bare count gave it the same name: EEXIST,
-    then a run with no whole-run memory limit, which the orphans' probe saw as Accepted)."""
+def test_a_forked_worker_has_a_cgroup_directory_of_its_own_and_what_it_leaves_is_swept() -> None:
+    """A judge pool's workers are forked. Each makes a cgroup directory of its own, named for
+    its pid: a worker killed mid-run leaves its run cgroup (and the run's processes) behind,
+    and `sweep_stale` finds the directory by its dead pid and removes it. (Inside the parent's
+    directory, a bare count of run cgroups once gave the parent's next run the name a worker
+    had left: EEXIST, then a run with no whole-run memory limit, which the orphans' probe saw
+    as Accepted.)"""
     accounting = sandbox.accounting
     why = accounting.available()
     if why:
         pytest.skip(f"no run cgroups here: {why}")
     before = accounting.failures()
+    parent_dir = accounting._process_dir()
+    assert parent_dir is not None
+    report, writer = os.pipe()
     pid = os.fork()
-    if pid == 0:  # the worker: makes a run cgroup, then dies without removing it
-        os._exit(0 if accounting.run_cgroup(65_536) is not None else 1)
+    if pid == 0:  # the worker: makes a run cgroup, says where, then dies without removing it
+        group = accounting.run_cgroup(65_536)
+        os.write(writer, (group.path if group is not None else "").encode())
+        os._exit(0)
+    os.close(writer)
     deadline = time.monotonic() + 30  # bounded: a fork of a process with threads can hang
     while (ended := os.waitpid(pid, os.WNOHANG))[0] == 0:
         if time.monotonic() > deadline:
@@ -184,13 +192,24 @@ def test_a_forked_workers_run_cgroup_leaves_the_parents_next_name_free() -> None
             os.waitpid(pid, 0)
             pytest.fail("the forked worker did not end in 30 s")
         time.sleep(0.01)
+    with os.fdopen(report) as f:
+        left = f.read()
     assert os.waitstatus_to_exitcode(ended[1]) == 0
+    assert left, "the worker got no run cgroup"
+    worker_dir = os.path.dirname(left)
+    assert os.path.basename(worker_dir) == f"{accounting._PREFIX}{pid}", left
+    assert os.path.dirname(worker_dir) == os.path.dirname(parent_dir)
+    assert os.path.isdir(left)  # left behind: os._exit ran no cleanup
     group = accounting.run_cgroup(65_536)
     try:
         assert group is not None and accounting.failures() == before, accounting.failures()
+        assert os.path.dirname(group.path) == parent_dir
     finally:
         if group is not None:
             group.close()
+    assert accounting.sweep_stale() >= 1
+    assert not os.path.exists(worker_dir)
+    assert os.path.isdir(parent_dir)  # a live process's directory is kept
 
 
 def test_one_process_under_the_limit_is_not_a_memory_limit(warm: bool) -> None:

@@ -54,7 +54,8 @@ def _own_v1() -> str | None:
 
 
 def _process_dir() -> str | None:
-    """This process's cgroup directory for its runs (made once, removed at exit), or None."""
+    """This process's cgroup directory for its runs (made once, removed at exit), or None. A
+    forked child makes its own (`_forget_after_fork`)."""
     with _lock:
         if _parent and os.path.isdir(_parent[0]):
             return _parent[0]
@@ -69,11 +70,32 @@ def _process_dir() -> str | None:
         import atexit
         from multiprocessing import util
 
-        atexit.register(_remove_tree, path)
+        atexit.register(_close_process_dir, path)
         # a multiprocessing worker leaves through os._exit, which skips atexit
-        util.Finalize(None, _remove_tree, (path,), exitpriority=10)
+        util.Finalize(None, _close_process_dir, (path,), exitpriority=10)
         _parent[:] = [path]
         return path
+
+
+def _close_process_dir(path: str) -> None:
+    """At exit: this process's runs, then what its killed workers left (their directories
+    outlive them: a SIGKILL runs no cleanup, and their programs' processes would run on)."""
+    _remove_tree(path)
+    sweep_stale()
+
+
+def _forget_after_fork() -> None:
+    """A forked child (a judge pool's worker) makes a cgroup directory of its own, named for
+    its pid: killed mid-run, it leaves that directory alone, which `sweep_stale` finds by its
+    dead pid and empties (killing the run's processes), in place of run cgroups left inside
+    its parent's directory until the parent exits."""
+    global _lock
+    _lock = threading.Lock()  # another thread may have held it at the fork
+    _parent.clear()
+    _failures.clear()
+
+
+os.register_at_fork(after_in_child=_forget_after_fork)
 
 
 def available() -> str:
@@ -199,10 +221,9 @@ def run_cgroup(limit_kb: int) -> RunCgroup | None:
         if parent is None:
             return None
         try:
-            # named for this process too: a forked judge worker inherits the directory and
-            # the count (`_parent`, `_names`), so a bare count made the parent's next name one a
-            # worker had taken (or left behind, killed mid-run): EEXIST, and a run without
-            # a whole-run memory limit
+            # named for this process as well as counted: should a child ever share the
+            # directory (forked past os.register_at_fork), a bare count would give the parent
+            # a name the child took: EEXIST, and a run with no whole-run memory limit
             name = f"run-{os.getpid()}-{next(_names)}"
             return RunCgroup(os.path.join(parent, name), limit_kb)
         except OSError as exc:
