@@ -20,6 +20,7 @@ from codelog.evaluation.spec import EvalSpec
 from codelog.execution.testcases import (
     Problem,
     dataset_problems,
+    dataset_splits,
     load_problems,
     problem_files,
     split_problems,
@@ -100,15 +101,13 @@ def resolve_benchmark(
 def heldout_problems(dataset: Path) -> dict[str, Problem]:
     """The dataset's test-split problems that have tests (their statements' samples): what
     pass@k while training evaluates by default."""
-    import pyarrow.parquet as pq
-
     with_tests = dataset_problems(dataset)  # an InputError if it is not a dataset
-    split = pq.read_table(Path(dataset) / "problems.parquet", columns=["problem_id", "split"])
-    test = {row["problem_id"] for row in split.to_pylist() if row["split"] == "test"}
-    problems = {p: problem for p, problem in with_tests.items() if p in test}
+    splits = dataset_splits(dataset) or {}
+    problems = {p: problem for p, problem in with_tests.items() if splits.get(p) == "test"}
     if not problems:
+        test = sum(s == "test" for s in splits.values())
         raise CodelogError(
-            f"{dataset}: no test-split problem has tests in its statement ({len(test)} test "
+            f"{dataset}: no test-split problem has tests in its statement ({test} test "
             "problems); pass@k while training needs some: rebuild with a [split] test fraction, "
             "or give --eval-benchmark humaneval|codenet:DIR|FILE.jsonl"
         )

@@ -571,11 +571,21 @@ def problem_files(spec: str) -> list[Path]:
     return [Path(spec)]
 
 
+def dataset_splits(root: Path) -> dict[str, str] | None:
+    """Each problem's split (train or test) in the built dataset at `root`, from its
+    problems.parquet; None for a dataset built with no split column."""
+    import pyarrow.parquet as pq
+
+    path = Path(root) / "problems.parquet"
+    if "split" not in pq.read_schema(path).names:
+        return None
+    table = pq.read_table(path, columns=["problem_id", "split"])
+    return dict(zip(table["problem_id"].to_pylist(), table["split"].to_pylist(), strict=True))
+
+
 def split_problems(problems: Mapping[str, Problem], spec: str, split: str) -> dict[str, Problem]:
     """The problems of a dataset benchmark (codenet:DIR of a built dataset) in `split`
     (train, test or all), by the dataset's problems.parquet (`codelog eval --split`)."""
-    import pyarrow.parquet as pq
-
     root = Path(spec.partition(":")[2]) if spec.startswith("codenet:") else None
     if root is None or not (root / "manifest.json").is_file():
         raise CodelogError(
@@ -586,13 +596,12 @@ def split_problems(problems: Mapping[str, Problem], spec: str, split: str) -> di
         raise CodelogError(f"unknown split {split!r}; one of train, test, all")
     if split == "all":
         return dict(problems)
-    path = root / "problems.parquet"
-    if "split" not in pq.read_schema(path).names:
-        raise CodelogError(f"{path}: has no split column; evaluate it with --split all")
-    table = pq.read_table(path, columns=["problem_id", "split"])
-    ids = table["problem_id"].to_pylist()
-    keep = {p for p, s in zip(ids, table["split"].to_pylist(), strict=True) if s == split}
-    picked = {p: problems[p] for p in sorted(problems) if p in keep}
+    splits = dataset_splits(root)
+    if splits is None:
+        raise CodelogError(
+            f"{root / 'problems.parquet'}: has no split column; evaluate it with --split all"
+        )
+    picked = {p: problems[p] for p in sorted(problems) if splits.get(p) == split}
     if not picked:
         raise CodelogError(f"{root}: no problem of split {split} has tests to score against")
     return picked
