@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -141,16 +142,16 @@ def test_memory_hidden_in_orphans_is_a_memory_limit(warm: bool) -> None:
     # what the run's cgroup saw, for the failure message (the test has failed under load,
     # reporting Accepted at one grandchild's peak, cause not yet known)
     seen: list[str] = []
-    close = sandbox.accounting.RunCgroup.close
+    kill = sandbox.accounting.RunCgroup.kill
 
-    def noted_close(self) -> None:
+    def noted_kill(self) -> int:  # at the end of a cold run, and when a warm box closes
         with contextlib.suppress(OSError, ValueError):
             usage = self.usage()
             seen.append(f"{self.path}: peak {usage.peak_kb} KB, {usage.oom_kills} OOM kills")
-        close(self)
+        return kill(self)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sandbox.accounting.RunCgroup, "close", noted_close)
+        patch.setattr(sandbox.accounting.RunCgroup, "kill", noted_kill)
         verdict = judge(ORPHAN_MEMORY, warm, problem)
     failed = sandbox.accounting.failures()
     assert verdict.status == "Memory Limit Exceeded", (verdict, seen, failed, _global_oom_kills())
@@ -178,6 +179,10 @@ def test_a_forked_worker_has_a_cgroup_directory_of_its_own_and_what_it_leaves_is
     before = accounting.failures()
     parent_dir = accounting._process_dir()
     assert parent_dir is not None
+    # one released here: the worker must not take it (it lies in this process's directory)
+    kept = accounting.run_cgroup(65_536)
+    assert kept is not None
+    accounting.release(kept)
     report, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the worker: makes a run cgroup, says where, then dies without removing it
@@ -210,6 +215,44 @@ def test_a_forked_worker_has_a_cgroup_directory_of_its_own_and_what_it_leaves_is
     assert accounting.sweep_stale() >= 1
     assert not os.path.exists(worker_dir)
     assert os.path.isdir(parent_dir)  # a live process's directory is kept
+
+
+def test_a_released_run_cgroup_is_emptied_and_reset_for_the_next_run() -> None:
+    """A run's cgroup outlives the run (removing it cost more than a C program's run): what
+    the run left running is killed, and the next run gets it with its own limit, no OOM kill
+    of the last run counted, and its peak back to what is charged now."""
+    accounting = sandbox.accounting
+    why = accounting.available()
+    if why:
+        pytest.skip(f"no run cgroups here: {why}")
+    group = accounting.run_cgroup(65_536)
+    assert group is not None
+    left = subprocess.Popen(["sleep", "30"])  # what a run left running
+    reaper = threading.Thread(target=left.wait)  # reaped at once, as a box's init reaps
+    reaper.start()
+    try:
+        fd = group.procs_fd()
+        try:
+            os.write(fd, str(left.pid).encode())
+        finally:
+            os.close(fd)
+        assert group.procs() == [left.pid]
+        accounting.release(group)
+        reaper.join(timeout=10)
+        assert left.returncode == -9  # killed by the release
+        again = accounting.run_cgroup(131_072)
+        try:
+            assert again is group and again.procs() == []
+            assert again.oom_kills() == 0
+            limit = int(Path(group.path, "memory.limit_in_bytes").read_text())
+            assert limit == (131_072 + accounting.SLACK_KB) * 1024
+            assert again.usage().peak_kb < 131_072
+        finally:
+            again.close()
+        assert not os.path.exists(group.path)
+    finally:
+        left.kill()
+        reaper.join(timeout=10)
 
 
 def test_one_process_under_the_limit_is_not_a_memory_limit(warm: bool) -> None:

@@ -33,6 +33,13 @@ _lock = threading.Lock()
 _names = itertools.count()
 _parent: list[str] = []
 _failures: list[str] = []  # the latest run cgroups not made (`failures()`)
+# Run cgroups of this process whose runs are over, emptied, for its next runs (`release`).
+# Removing a cgroup after every run cost more than the run: its page cache (a compiler's
+# binary and headers, read by every compile) must be uncharged first (memory.force_empty, or
+# the removed cgroup lingers in the kernel while any page charged to it lives), which also
+# evicted that cache: 46 ms a run, half of a C program's judging (issue 45's stop).
+_free: list[RunCgroup] = []
+_FREE_MAX = 8
 
 
 @functools.lru_cache(maxsize=1)
@@ -80,6 +87,10 @@ def _process_dir() -> str | None:
 def _close_process_dir(path: str) -> None:
     """At exit: this process's runs, then what its killed workers left (their directories
     outlive them: a SIGKILL runs no cleanup, and their programs' processes would run on)."""
+    with _lock:
+        kept, _free[:] = list(_free), []
+    for group in kept:
+        group.forget()
     _remove_tree(path)
     sweep_stale()
 
@@ -93,6 +104,9 @@ def _forget_after_fork() -> None:
     _lock = threading.Lock()  # another thread may have held it at the fork
     _parent.clear()
     _failures.clear()
+    for group in _free:  # the parent's, in the parent's directory: its to reuse and remove
+        group.forget()
+    _free.clear()
 
 
 os.register_at_fork(after_in_child=_forget_after_fork)
@@ -171,9 +185,17 @@ class RunCgroup:
         """Processes the kernel killed at the limit since the last reset."""
         return self._oom_kills() - self._kills
 
+    def procs(self) -> list[int]:
+        """The processes in the cgroup now. Read through a new fd each time: cgroup v1 keeps
+        the list an open file's first read made (for a second after its last use), so reading
+        a kept fd again gave processes already gone and missed ones forked since (a fork
+        bomb's), and the kill below went round on a stale list for 100 ms."""
+        with open(os.path.join(self.path, "cgroup.procs"), "rb") as f:
+            return [int(p) for p in f.read().split()]
+
     def kill(self) -> int:
         """SIGKILL every process in the cgroup until it is empty; how many."""
-        return kill_until_none(lambda: [int(p) for p in self._read("cgroup.procs").split()])
+        return kill_until_none(self.procs)
 
     def reset(self, limit_kb: int) -> None:
         """For the next run: the peak back to what is held now, the kills counted so far."""
@@ -181,6 +203,13 @@ class RunCgroup:
             self._set_limit(limit_kb)
         self._write("memory.max_usage_in_bytes", "0")
         self._kills = self._oom_kills()
+
+    def forget(self) -> None:
+        """Let go of the cgroup without touching it (a forked child's copy of its parent's)."""
+        for fd in self._fds.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._fds = {}
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -214,8 +243,17 @@ def peak(cgroup: RunCgroup | None, rss_kb: int, limit_kb: int) -> tuple[int, boo
 
 
 def run_cgroup(limit_kb: int) -> RunCgroup | None:
-    """A fresh memory cgroup for one run, limited to `limit_kb` (plus SLACK_KB), or None where
-    this machine gives none (`available()` says why)."""
+    """A memory cgroup for one run, limited to `limit_kb` (plus SLACK_KB), with no process in
+    it: one an earlier run of this process released, else a new one; None where this machine
+    gives none (`available()` says why). Hand it back with `release`."""
+    with _lock:
+        group = _free.pop() if _free else None
+    if group is not None:
+        try:
+            group.reset(limit_kb)
+            return group
+        except OSError:  # a limit below what is still charged (a reclaim that failed)
+            group.close()
     for _ in range(2):
         parent = _process_dir()
         if parent is None:
@@ -232,6 +270,25 @@ def run_cgroup(limit_kb: int) -> RunCgroup | None:
             _failures.append(f"{parent}: {exc}")
             del _failures[:-8]
     return None
+
+
+def release(group: RunCgroup) -> None:
+    """A run is over: every process left in its cgroup is killed, and the cgroup is kept for
+    this process's next run (reset there: its peak, its OOM kills, its limit), or removed if
+    it cannot be emptied or enough are kept. What the run read stays charged to it as page
+    cache, which the kernel reclaims before it would kill anything at the next run's limit."""
+    try:
+        group.kill()
+        keep = not group.procs()
+    except OSError:
+        keep = False
+    if keep:
+        with _lock:
+            keep = len(_free) < _FREE_MAX and os.path.dirname(group.path) in _parent
+            if keep:
+                _free.append(group)
+    if not keep:
+        group.close()
 
 
 def failures() -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from codelog.execution.sandbox.accounting import RunCgroup, peak, run_cgroup
+from codelog.execution.sandbox.accounting import RunCgroup, peak, release, run_cgroup
 from codelog.execution.sandbox.bwrap import (
     _bwrap_argv,
     _setpriv,
@@ -246,7 +246,7 @@ def sandboxed(
         for fd in (*(pipe or ()), *([cgroup_fd] if cgroup_fd is not None else [])):
             os.close(fd)
         if cgroup is not None:
-            cgroup.close()
+            release(cgroup)
         _remove(rundir)
 
 
