@@ -249,10 +249,13 @@ def test_the_bundled_samples_accepted_programs_pass_their_sample_tests(
 def test_warm_and_cold_judges_give_the_same_verdicts_on_the_bundled_sample(
     sample_dataset: Path,
 ) -> None:
-    # every fifth program of every logged status (TLEs too), each test forked from a warm
-    # zygote and each from a fresh interpreter: the same verdicts, test by test
+    # every fifth program of every logged status, each test forked from a warm zygote and
+    # each from a fresh interpreter: the same verdicts, test by test. TLEs too, but two of
+    # them: each costs its time limit twice (with all 9 of them the test took 31 s, now 12)
     programs, _ = dataset_programs(sample_dataset)
     some = programs[::5]
+    slow = [p for p in some if p.logged_status in ("Time Limit Exceeded", "Output Limit Exceeded")]
+    some = [p for p in some if p not in slow[2:]]
     problems = codenet_problems(BUNDLED_CODENET)
     warm = judge_many(some, problems, JudgeOptions(warm=True), workers=2)
     cold = judge_many(some, problems, JudgeOptions(warm=False), workers=2)
