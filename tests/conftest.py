@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,15 @@ from codelog.recipe import load_recipe
 settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+# torch computes on one thread in each test process, and in the processes tests start (they
+# inherit this; it is set before torch is imported). make test runs two pytest processes on
+# two cores: with torch's default of a thread per core in each, their threads spun waiting on
+# one another, and training tests ran 4-5x slower in the suite than alone (the RLOO margin
+# test: 42-52 s against 10 s). Tests of threading set their own (tests/train/test_reproducible).
+os.environ["OMP_NUM_THREADS"] = "1"
+if "torch" in sys.modules:
+    sys.modules["torch"].set_num_threads(1)
 
 # Tests that train a model run for minutes each on 2 cores. Under pytest-xdist (make test) they
 # go first, so they overlap the many short tests instead of being the last ones left running
