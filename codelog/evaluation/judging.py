@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import itertools
 import json
 import os
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from codelog.errors import CodelogError
 from codelog.evaluation.problems import Benchmarked
 from codelog.evaluation.sampling import Sample, SampleSource
 from codelog.evaluation.spec import EvalSpec
-from codelog.execution.journal import Journal, journal_path
+from codelog.execution.journal import Journal, VerdictKeys, journal_path
 from codelog.execution.judge import (
     DEFAULT_OPTIONS,
     JudgeOptions,
@@ -38,7 +38,6 @@ from codelog.execution.judge import (
     judge_pairs,
     judge_with_progress,
 )
-from codelog.execution.judge_run import problem_key, verdict_key
 from codelog.execution.testcases import Problem
 from codelog.executors import LOCAL, ExecutorSpec
 from codelog.files import mark_written
@@ -142,9 +141,15 @@ def judge_into(
         _journal_header(spec, bench, source, meta),
         force=spec.force or spec.model is not None,
     )
-    keys = _Keys(problems)
-    programs = map(keys.program, source.stream())
-    programs, resumed = _read_back(journal, programs, keys, on_record)
+    keys = VerdictKeys(problems)
+    # the journal's verdicts while each key agrees with its sample's; from the first that
+    # differs, that sample and the rest are judged again (the summary counts those read back)
+    back = journal.read_back(
+        map(partial(_program, problems), source.stream()),
+        keys,
+        lambda _program, entry: on_record(entry.record),
+    )
+    programs, resumed = back.rest, back.used
     start = time.monotonic()
     try:
         with rate_progress("samples", disable=not show_progress) as bar:
@@ -158,7 +163,7 @@ def judge_into(
                     reason = bench.not_judged[program.problem_id]
                     result = dataclasses.replace(result, reason=reason)
                 record = sample_record(program.problem_id, index, program.code, result)
-                journal.append(record, key=keys.key(program))
+                journal.append(record, key=keys(program))
                 on_record(record)
                 bar.advance(task)
         _write_samples(journal, samples_path)
@@ -183,44 +188,12 @@ def _journal_header(
     }
 
 
-class _Keys:
-    """Each sample as a Program, and its verdict key (the problem's part computed once)."""
-
-    def __init__(self, problems: Mapping[str, Problem]) -> None:
-        self.problems = problems
-        self.problem_keys: dict[str, str] = {}
-
-    def program(self, s: Sample) -> Program:
-        problem = self.problems.get(s.problem_id)  # None: no tests, the judge skips it
-        language = problem.language if problem is not None else "Python"
-        return Program(f"{s.problem_id}#{s.index}", s.problem_id, s.completion, language=language)
-
-    def key(self, program: Program) -> str:
-        pid = program.problem_id
-        if pid not in self.problem_keys:
-            self.problem_keys[pid] = problem_key(self.problems.get(pid))
-        return verdict_key(program, self.problem_keys[pid])
-
-
-def _read_back(
-    journal: Journal,
-    programs: Any,
-    keys: _Keys,
-    on_record: Callable[[dict[str, Any]], None],
-) -> tuple[Any, int]:
-    """The journal's verdicts, used only while each key agrees with its sample's: from the
-    first that differs, the rest is judged again. The programs left, and how many were read."""
-    resumed = 0
-    for entry, program in zip(journal.resumed_records(), programs):  # noqa: B905
-        if entry.key != keys.key(program):
-            journal.rewind(resumed)
-            programs = itertools.chain([program], programs)
-            break
-        on_record(entry.record)
-        resumed += 1
-    if journal.resumed > resumed:  # fewer samples than journaled results, or one changed
-        journal.rewind(resumed)
-    return programs, resumed
+def _program(problems: Mapping[str, Problem], s: Sample) -> Program:
+    """A sample as the Program judged, in its problem's language (Python for a problem
+    without tests: the judge skips it)."""
+    problem = problems.get(s.problem_id)
+    language = problem.language if problem is not None else "Python"
+    return Program(f"{s.problem_id}#{s.index}", s.problem_id, s.completion, language=language)
 
 
 def _write_samples(journal: Journal, samples_path: Path) -> None:

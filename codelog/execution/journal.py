@@ -19,23 +19,36 @@ it, or a symbolic link, is not codelog's and is replaced only with --force (the 
 never what it points to). A line cut short by a kill is dropped; a whole line that is not a
 result is an error naming it.
 
+What a verdict is keyed on lives here too, once for `codelog judge` and `codelog eval`:
+`verdict_key` (a program's code and language, its problem's `problem_key`), and `VerdictKeys`,
+which computes each problem's part once. So does the one read-back loop both resume through,
+`Journal.read_back`: the journal's verdicts used in input order while each key agrees with its
+program's; from the first that differs, that program and the rest are judged again.
+
 The API other runs journal through (`codelog eval` too): `journal_path`, `key_of`,
-`Journal(path, header, force=)` with `.resumed`, `resumed_records()` (Entry: line, key,
-record), `append(record, key=)`, `rewind(n)`, `records()`, `close()`, `remove()`.
+`problem_key`, `verdict_key`, `VerdictKeys`, `Journal(path, header, force=)` with `.resumed`,
+`read_back(programs, key, use, check=)` (ReadBack: used, changed, rest), `resumed_records()`
+(Entry: line, key, record), `append(record, key=)`, `rewind(n)`, `records()`, `close()`,
+`remove()`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import hashlib
 import itertools
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from codelog.errors import CodelogError, OutputError
+
+if TYPE_CHECKING:  # types only: the journal reads a program's fields, never judges one
+    from codelog.execution.judge import Program
+    from codelog.execution.testcases import Problem
 
 MARK = "codelog judge journal"
 FORMAT = 2  # 2: every result carries the key of what was judged; 1 (no "format"): none
@@ -53,11 +66,39 @@ def key_of(*parts: Any) -> str:
 
 
 def _plain(value: Any) -> Any:
-    import dataclasses
-
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.asdict(value)
     return repr(value)
+
+
+def problem_key(problem: Problem | None) -> str:
+    """A digest of what the judge reads of a problem: its tests, limits and rules, not its
+    statement or name (None: no such problem)."""
+    if problem is None:
+        return key_of(None)
+    judged = dataclasses.asdict(problem)
+    return key_of({k: v for k, v in judged.items() if k not in ("statement", "name")})
+
+
+def verdict_key(program: Program, problem: str) -> str:
+    """What a verdict is keyed on in the journal: the program's code and language, and its
+    problem's `problem_key`."""
+    return key_of(program.language, program.code, problem)
+
+
+class VerdictKeys:
+    """Each program's `verdict_key`, called on the program: its problem's part (`problem_key`
+    of `problems[program.problem_id]`) computed once per problem."""
+
+    def __init__(self, problems: Mapping[str, Problem]) -> None:
+        self.problems = problems
+        self._problem_keys: dict[str, str] = {}
+
+    def __call__(self, program: Program) -> str:
+        pid = program.problem_id
+        if pid not in self._problem_keys:
+            self._problem_keys[pid] = problem_key(self.problems.get(pid))
+        return verdict_key(program, self._problem_keys[pid])
 
 
 class Entry(NamedTuple):
@@ -66,6 +107,16 @@ class Entry(NamedTuple):
     line: int
     key: str
     record: dict[str, Any]
+
+
+class ReadBack(NamedTuple):
+    """What `Journal.read_back` did: the verdicts of the first `used` programs came from the
+    journal; `rest` are the programs left to judge, in input order, starting with `changed`,
+    the first program whose key differs from its journaled verdict's (None: none did)."""
+
+    used: int
+    changed: Program | None
+    rest: Iterator[Program]
 
 
 class Journal:
@@ -84,7 +135,7 @@ class Journal:
                     "replace the link (what it points to is left alone)"
                 )
             path.unlink()  # the link goes; its target is never opened
-        good = self._read_back(force) if path.exists() else 0
+        good = self._whole_lines(force) if path.exists() else 0
         path.parent.mkdir(parents=True, exist_ok=True)
         if good:
             with path.open("r+b") as f:  # drop a line cut short by a kill
@@ -95,7 +146,7 @@ class Journal:
             self._file = _open_append(path, create=True)
             self._write(self.header)
 
-    def _read_back(self, force: bool) -> int:
+    def _whole_lines(self, force: bool) -> int:
         """Byte length of the journal's whole lines (0: start over), their number in
         `self.resumed`; read a line at a time, as a journal can hold millions."""
         with self.path.open("rb") as f:
@@ -179,6 +230,40 @@ class Journal:
         """The results read back, those of the first `resumed` programs of the input, in input
         order."""
         yield from itertools.islice(self.records(), self.resumed)
+
+    def read_back(
+        self,
+        programs: Iterator[Program],
+        key: Callable[[Program], str],
+        use: Callable[[Program, Entry], None],
+        *,
+        check: Callable[[int, Program, Entry], None] | None = None,
+    ) -> ReadBack:
+        """The journaled verdicts, beside `programs` (the input, in order): each is `use`d
+        while its key agrees with its program's `key`; the first program whose key differs
+        and those after it are left to judge again, and the journal is rewound to the
+        verdicts used. `check(n, program, entry)` sees each pair first (n counts from 1): it
+        may refuse a journal of other programs by raising. Fewer programs than journaled
+        verdicts (a smaller --limit) use as many as there are."""
+        programs = iter(programs)  # what zip leaves of it is the rest
+        used, changed = 0, None
+        entries = self.resumed_records()
+        try:
+            # the journal first: when it runs out, zip stops before taking a program
+            for entry, program in zip(entries, programs):  # noqa: B905
+                if check is not None:
+                    check(used + 1, program, entry)
+                if entry.key != key(program):
+                    changed = program
+                    break
+                use(program, entry)
+                used += 1
+        finally:
+            entries.close()
+        if used < self.resumed:
+            self.rewind(used)
+        rest = programs if changed is None else itertools.chain([changed], programs)
+        return ReadBack(used, changed, rest)
 
     def rewind(self, kept: int) -> None:
         """Keep the first `kept` results only: the others are judged again and appended."""

@@ -12,7 +12,7 @@ A run streams, so the driver's memory does not grow with the input (CodeNet: 14M
   Since the journal is in input order too, it holds the results of the first programs of the
   input, whatever runs wrote it: a resumed run reads those back a line at a time beside the
   first programs it reads, checking their ids and their keys (the code, language and tests
-  judged: `verdict_key`), and judges the rest, from the first program that changed: no
+  judged: journal.verdict_key), and judges the rest, from the first program that changed: no
   table of ids.
 - **Outputs, as rows arrive.** CI rows go to a temporary file in row groups of at most
   ROW_GROUP_ROWS rows or ROW_GROUP_CODE_BYTES of code (ci_format.RowsWriter), --details lines
@@ -36,7 +36,7 @@ from typing import Any
 
 from codelog.errors import CodelogError, InputError
 from codelog.execution import languages
-from codelog.execution.journal import Entry, Journal, journal_path, key_of
+from codelog.execution.journal import Entry, Journal, VerdictKeys, journal_path
 from codelog.execution.judge import (
     DEFAULT_OPTIONS,
     JudgeOptions,
@@ -456,6 +456,42 @@ def judge_tables(report: JudgeReport, out: Path) -> list[Any]:
     return [table, agreement]
 
 
+@dataclass(frozen=True)
+class JudgeRun:
+    """One `codelog judge` run's settings, as run_judge was given them: what is judged
+    (`source`, its first `limit` programs, against `tests`), how (`options`, `workers`,
+    `executor`), and where the outputs go."""
+
+    source: Path
+    out: Path
+    tests: str | None = None
+    options: JudgeOptions = DEFAULT_OPTIONS
+    workers: int | None = None
+    executor: ExecutorSpec = LOCAL
+    limit: int | None = None
+    problems_out: Path | None = None
+    details_out: Path | None = None
+    force: bool = False
+    show_progress: bool = False
+
+    @property
+    def outputs(self) -> list[tuple[str, Path | None]]:
+        """Each output with the flag that names it."""
+        return [
+            ("--out", self.out),
+            ("--problems-out", self.problems_out),
+            ("--details", self.details_out),
+        ]
+
+    def journal_header(self) -> dict[str, Any]:
+        """What the journal is resumed only under: the same input, tests and options. A
+        pipe's path resolves to a new name each run (pipe:[N]): as given (/dev/stdin,
+        /dev/fd/63), a re-run of the command resumes."""
+        source = self.source
+        identity = str(source) if is_stream(source) else str(source.resolve())
+        return {"source": identity, "tests": self.tests, **dataclasses.asdict(self.options)}
+
+
 def run_judge(
     source: Path,
     out: Path,
@@ -487,175 +523,186 @@ def run_judge(
     into a temporary file beside `out`."""
     from codelog.files import exclusive_lock, lock_path, writing
 
-    source, out = Path(source), Path(out)
-    outputs = [("--out", out), ("--problems-out", problems_out), ("--details", details_out)]
-    inputs = [source, *(benchmark[1] if benchmark else problem_files(tests or ""))]
+    run = JudgeRun(
+        Path(source), Path(out), tests=tests, options=options, workers=workers,
+        executor=executor, limit=limit, problems_out=problems_out, details_out=details_out,
+        force=force, show_progress=show_progress,
+    )  # fmt: skip
+    _check(run, [run.source, *(benchmark[1] if benchmark else problem_files(tests or ""))])
+    with (
+        exclusive_lock(lock_path(run.out), str(run.out), activity="judge run", wait_option=None),
+        contextlib.ExitStack() as spooled,
+    ):
+        programs, problems = _open_input(run, benchmark, spooled)
+        with writing(run.out):  # a full disk names the file it could not write
+            return _judge_run(run, programs, problems)
+
+
+def _check(run: JudgeRun, inputs: list[Path]) -> None:
+    """The run's refusals, before anything runs: its outputs (never one of `inputs`), its
+    --limit, and --tests where a samples file needs them."""
+    outputs = run.outputs
     for i, (option, path) in enumerate(outputs):
         if path is not None:
             check_output_file(
-                Path(path), force=force, inputs=inputs, option=option, others=outputs[:i]
+                Path(path), force=run.force, inputs=inputs, option=option, others=outputs[:i]
             )
-    if limit is not None and limit < 0:
-        raise CodelogError(f"--limit {limit}: the number of programs to judge is 0 or more")
-    if not source.is_dir() and tests is None:
+    if run.limit is not None and run.limit < 0:
+        raise CodelogError(f"--limit {run.limit}: the number of programs to judge is 0 or more")
+    if not run.source.is_dir() and run.tests is None:
         raise CodelogError(
             "--tests is required with a samples file: a benchmark (humaneval, mbpp:PATH, "
             "apps:PATH, ...), codenet, codenet:DIR or a problems .jsonl"
         )
-    with (
-        exclusive_lock(lock_path(out), str(out), activity="judge run", wait_option=None),
-        contextlib.ExitStack() as spooled,
-    ):
-        # what the journal names the input by: a pipe's path resolves to a new name each run
-        # (pipe:[N]); as given (/dev/stdin, /dev/fd/63), a re-run of the command resumes
-        identity = str(source) if is_stream(source) else str(source.resolve())
-        if source.is_dir():
-            programs = dataset_source(source, limit)
-            problems = (
-                dict(benchmark[0]) if benchmark else load_problems(tests or f"codenet:{source}")
-            )
-        else:
-            read = source
-            if is_stream(source):
-                with writing(out):
-                    read = spool(source, out.parent)
-                spooled.callback(read.unlink, missing_ok=True)
-            programs = samples_source(read, limit, name=source)
-            problems = dict(benchmark[0]) if benchmark else load_problems(str(tests))
-        with writing(out):  # a full disk names the file it could not write
-            return _judge_run(
-                source, identity, out, programs, problems, tests, options, workers,
-                show_progress, problems_out, details_out, force, executor,
-            )  # fmt: skip
 
 
-def problem_key(problem: Problem | None) -> str:
-    """A digest of what the judge reads of a problem: its tests, limits and rules, not its
-    statement or name (None: no such problem)."""
-    if problem is None:
-        return key_of(None)
-    judged = dataclasses.asdict(problem)
-    return key_of({k: v for k, v in judged.items() if k not in ("statement", "name")})
+def _open_input(
+    run: JudgeRun,
+    benchmark: tuple[Mapping[str, Problem], Sequence[Path]] | None,
+    spooled: contextlib.ExitStack,
+) -> tuple[ProgramSource, dict[str, Problem]]:
+    """The run's programs (a first pass, holding no code) and the problems they are judged
+    on. A pipe is spooled beside `out` first; `spooled` removes the spool when the run ends."""
+    from codelog.files import writing
+
+    source = run.source
+    if source.is_dir():
+        programs = dataset_source(source, run.limit)
+        problems = (
+            dict(benchmark[0]) if benchmark else load_problems(run.tests or f"codenet:{source}")
+        )
+        return programs, problems
+    read = source
+    if is_stream(source):
+        with writing(run.out):
+            read = spool(source, run.out.parent)
+        spooled.callback(read.unlink, missing_ok=True)
+    programs = samples_source(read, run.limit, name=source)
+    return programs, dict(benchmark[0]) if benchmark else load_problems(str(run.tests))
 
 
-def verdict_key(program: Program, problem: str) -> str:
-    """What a verdict is keyed on in the journal: the program's code and language, and its
-    problem's `problem_key`."""
-    return key_of(program.language, program.code, problem)
+class _Results:
+    """Where each result goes, in input order, read back or judged: the CI rows, --details,
+    the report's counts, the label audit and the problems judged (for --problems-out). The
+    outputs are opened on `outputs`: left by an exception, it drops them."""
+
+    def __init__(
+        self, run: JudgeRun, statuses: Mapping[str, str], outputs: contextlib.ExitStack
+    ) -> None:
+        self.rows = outputs.enter_context(CIRows(run.out))
+        self.details = (
+            outputs.enter_context(DetailsFile(run.details_out)) if run.details_out else None
+        )
+        self.report = JudgeReport()
+        self.audit = LabelAudit(statuses)
+        self.problem_ids: set[str] = set()
+        self.seen = 0  # results added on this pass: the first pass counted the programs
+
+    def add(self, program: Program, result: Verdict | Skipped) -> None:
+        self.seen += 1
+        if isinstance(result, Verdict):
+            self.rows.add(program, result)
+        if self.details is not None:
+            self.details.add(result_record(result))
+        self.report.add(result)
+        self.audit.add(program, result)
+        self.problem_ids.add(program.problem_id)
 
 
 def _judge_run(
-    source: Path,
-    identity: str,
-    out: Path,
-    programs: ProgramSource,
-    problems: Mapping[str, Problem],
-    tests: str | None,
-    options: JudgeOptions,
-    workers: int | None,
-    show_progress: bool,
-    problems_out: Path | None,
-    details_out: Path | None,
-    force: bool,
-    executor: ExecutorSpec,
+    run: JudgeRun, programs: ProgramSource, problems: Mapping[str, Problem]
 ) -> JudgeReport:
-    import time
-
-    from codelog.progress import rate_progress, say
-
+    """The run once its input is open: the journal's results read back, the rest judged, each
+    result to the outputs in input order; the outputs put in place when all are there."""
     if not programs.count:
-        raise InputError(source, "no programs to judge")
-    problem_keys: dict[str, str] = {}  # problem id -> problem_key, computed once per problem
-
-    def key(program: Program) -> str:
-        pid = program.problem_id
-        if pid not in problem_keys:
-            problem_keys[pid] = problem_key(problems.get(pid))
-        return verdict_key(program, problem_keys[pid])
-
-    header = {"source": identity, "tests": tests, **dataclasses.asdict(options)}
-    journal = Journal(journal_path(out), header, force=force)
-    report = JudgeReport()
-    agreement = LabelAudit(programs.statuses)
-    used: set[str] = set()  # problem ids, for --problems-out
-    seen = 0  # programs read on this pass: the first pass counted programs.count
+        raise InputError(run.source, "no programs to judge")
+    journal = Journal(journal_path(run.out), run.journal_header(), force=run.force)
     try:
-        with contextlib.ExitStack() as outs:
-            rows = outs.enter_context(CIRows(out))
-            details = outs.enter_context(DetailsFile(details_out)) if details_out else None
-
-            def emit(program: Program, result: Verdict | Skipped) -> None:
-                nonlocal seen
-                seen += 1
-                if isinstance(result, Verdict):
-                    rows.add(program, result)
-                if details is not None:
-                    details.add(result_record(result))
-                report.add(result)
-                agreement.add(program, result)
-                used.add(program.problem_id)
-
-            stream = programs.programs()
-            changed: list[Program] = []  # the first program judged again, if one changed
-            can_resume = min(journal.resumed, programs.count)
-            entries = journal.resumed_records()
-            resumed = zip(
-                itertools.islice(stream, can_resume),
-                itertools.islice(entries, can_resume),  # past --limit
-                strict=True,
-            )
-            for i, (program, entry) in enumerate(resumed, 1):
-                if entry.record.get("submission_id") != program.submission_id:
-                    raise CodelogError(
-                        f"{journal.path} line {entry.line}: holds the verdict of "
-                        f"{entry.record.get('submission_id')!r}, but program {i} of {source} "
-                        f"is {program.submission_id!r}: the input changed since the "
-                        f"interrupted run; delete {journal.path} to judge it from the start"
-                    )
-                if entry.key != key(program):
-                    say(
-                        f"{program.submission_id} (program {i}) is not the program, or its "
-                        "problem's tests are not the tests, the interrupted run judged: "
-                        "judging it and the programs after it again"
-                    )
-                    changed.append(program)
-                    break
-                emit(program, _journaled_result(journal.path, entry))
-                report.resumed = i
-            entries.close()
-            if report.resumed < journal.resumed:
-                journal.rewind(report.resumed)
-            start = time.monotonic()
-            todo = programs.count - report.resumed
-            with rate_progress("programs", disable=not show_progress) as progress:
-                task = progress.add_task("judge", total=todo)
-                judged = judge_pairs(
-                    itertools.chain(changed, stream),
-                    problems,
-                    options,
-                    total=todo,
-                    workers=workers,
-                    executor=executor,
-                )
-                for program, result in judged:
-                    journal.append(result_record(result), key=key(program))
-                    emit(program, result)
-                    progress.advance(task)
-            report.seconds = time.monotonic() - start
-            if seen != programs.count:  # leaving by an exception drops the outputs
+        with contextlib.ExitStack() as outputs:
+            results = _Results(run, programs.statuses, outputs)
+            _judge(run, journal, programs, problems, results)
+            if results.seen != programs.count:  # leaving by an exception drops the outputs
                 raise InputError(
-                    source,
-                    f"{programs.count:,} programs on the first read, {seen:,} on the second: "
-                    "it changed while being judged; nothing was written",
+                    run.source,
+                    f"{programs.count:,} programs on the first read, {results.seen:,} on the "
+                    "second: it changed while being judged; nothing was written",
                 )
     finally:
         journal.close()
-    report.rows_written = rows.rows
-    report.audit = agreement.rows()
-    if problems_out is not None:
-        write_problems([problems[p] for p in sorted(used & problems.keys())], problems_out)
+    report = results.report
+    report.rows_written = results.rows.rows
+    report.audit = results.audit.rows()
+    if run.problems_out is not None:
+        used = sorted(results.problem_ids & problems.keys())
+        write_problems([problems[p] for p in used], run.problems_out)
     journal.remove()  # the outputs are whole: nothing left to resume
     return report
+
+
+def _read_back(
+    run: JudgeRun,
+    journal: Journal,
+    programs: ProgramSource,
+    keys: VerdictKeys,
+    results: _Results,
+) -> Iterator[Program]:
+    """The results an interrupted run journaled, to `results` while each program's key agrees
+    with its result's; the programs left to judge. A journaled result of another submission
+    id is refused: the input changed since."""
+    from codelog.progress import say
+
+    def same_program(n: int, program: Program, entry: Entry) -> None:
+        if entry.record.get("submission_id") != program.submission_id:
+            raise CodelogError(
+                f"{journal.path} line {entry.line}: holds the verdict of "
+                f"{entry.record.get('submission_id')!r}, but program {n} of {run.source} "
+                f"is {program.submission_id!r}: the input changed since the "
+                f"interrupted run; delete {journal.path} to judge it from the start"
+            )
+
+    back = journal.read_back(
+        programs.programs(),
+        keys,
+        lambda program, entry: results.add(program, _journaled_result(journal.path, entry)),
+        check=same_program,
+    )
+    if back.changed is not None:
+        say(
+            f"{back.changed.submission_id} (program {back.used + 1}) is not the program, or "
+            "its problem's tests are not the tests, the interrupted run judged: judging it "
+            "and the programs after it again"
+        )
+    results.report.resumed = back.used
+    return back.rest
+
+
+def _judge(
+    run: JudgeRun,
+    journal: Journal,
+    programs: ProgramSource,
+    problems: Mapping[str, Problem],
+    results: _Results,
+) -> None:
+    """Every program's result to `results`, in input order: those the journal holds read
+    back, the rest judged, each journaled as it arrives."""
+    import time
+
+    from codelog.progress import rate_progress
+
+    keys = VerdictKeys(problems)
+    rest = _read_back(run, journal, programs, keys, results)
+    start = time.monotonic()
+    todo = programs.count - results.report.resumed
+    with rate_progress("programs", disable=not run.show_progress) as progress:
+        task = progress.add_task("judge", total=todo)
+        judged = judge_pairs(
+            rest, problems, run.options, total=todo, workers=run.workers, executor=run.executor
+        )
+        for program, result in judged:
+            journal.append(result_record(result), key=keys(program))
+            results.add(program, result)
+            progress.advance(task)
+    results.report.seconds = time.monotonic() - start
 
 
 def _journaled_result(path: Path, entry: Entry) -> Verdict | Skipped:

@@ -3,6 +3,7 @@ judges only the submission ids it lacks, and the output holds every verdict once
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -14,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from codelog.errors import CodelogError, OutputError
-from codelog.execution.journal import Journal, journal_path
+from codelog.execution.journal import Journal, VerdictKeys, journal_path
+from codelog.execution.judge import Program
+from codelog.execution.testcases import Problem, TestCase
 
 PROGRAMS = 24
 
@@ -98,3 +101,65 @@ def test_a_file_codelog_did_not_write_is_not_taken_for_a_journal(tmp_path: Path)
     with pytest.raises(OutputError, match="codelog did not write it"):
         Journal(path, {"source": "a"})
     assert path.read_text() == "someone's notes\n"
+
+
+# --- the read-back both `codelog judge` and `codelog eval` resume through ----------------------
+
+ECHO = Problem("echo", (TestCase("t1", "", "ok\n"),), statement="Print ok.")
+
+
+def _journaled(path: Path, programs: list[Program]) -> None:
+    """A journal holding a verdict for each program, keyed as the judge keys them."""
+    keys = VerdictKeys({"echo": ECHO})
+    journal = Journal(path, {"source": "a"})
+    for p in programs:
+        journal.append({"submission_id": p.submission_id, "status": "Accepted"}, key=keys(p))
+    journal.close()
+
+
+def test_read_back_uses_verdicts_until_a_key_differs_then_judges_the_rest_again(tmp_path):
+    path = tmp_path / ".out.jsonl.judging"
+    before = [Program(f"s{i}", "echo", f"print('ok')  # {i}\n") for i in range(4)]
+    _journaled(path, before)
+    now = [
+        *before[:2],
+        Program("s2", "echo", "print('no')\n"),
+        before[3],
+        Program("s4", "echo", ""),
+    ]
+    used, checked = [], []
+    journal = Journal(path, {"source": "a"})
+    back = journal.read_back(
+        iter(now),
+        VerdictKeys({"echo": ECHO}),
+        lambda program, entry: used.append((program.submission_id, entry.line)),
+        check=lambda n, program, entry: checked.append((n, program.submission_id)),
+    )
+    assert used == [("s0", 2), ("s1", 3)] and back.used == 2
+    assert checked == [(1, "s0"), (2, "s1"), (3, "s2")]
+    assert back.changed == now[2] and list(back.rest) == now[2:]  # s3 is judged again too
+    assert [e.record["submission_id"] for e in journal.records()] == ["s0", "s1"]  # rewound
+    journal.close()
+    assert Journal(path, {"source": "a"}).resumed == 2
+
+
+def test_read_back_of_fewer_programs_than_verdicts_uses_as_many_as_there_are(tmp_path):
+    path = tmp_path / ".out.jsonl.judging"
+    programs = [Program(f"s{i}", "echo", f"print({i})\n") for i in range(5)]
+    _journaled(path, programs)
+    journal = Journal(path, {"source": "a"})
+    back = journal.read_back(iter(programs[:3]), VerdictKeys({"echo": ECHO}), lambda p, e: None)
+    assert (back.used, back.changed, list(back.rest)) == (3, None, [])
+    assert journal.resumed == 3 and len(list(journal.records())) == 3
+    journal.close()
+
+
+def test_a_verdict_is_keyed_on_the_tests_and_code_not_the_statement() -> None:
+    program = Program("s0", "echo", "print('ok')\n")
+    key = VerdictKeys({"echo": ECHO})(program)
+    reworded = dataclasses.replace(ECHO, statement="Say ok.", name="Echo")
+    assert VerdictKeys({"echo": reworded})(program) == key
+    retested = dataclasses.replace(ECHO, tests=(TestCase("t1", "", "no\n"),))
+    assert VerdictKeys({"echo": retested})(program) != key
+    assert VerdictKeys({})(program) != key  # no such problem: no tests judged
+    assert VerdictKeys({"echo": ECHO})(dataclasses.replace(program, language="PyPy3")) != key
