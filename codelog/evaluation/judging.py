@@ -28,7 +28,7 @@ from codelog.errors import CodelogError
 from codelog.evaluation.problems import Benchmarked
 from codelog.evaluation.sampling import Sample, SampleSource
 from codelog.evaluation.spec import EvalSpec
-from codelog.execution.journal import Journal, VerdictKeys, journal_path
+from codelog.execution.journal import Journal, VerdictKeys, journal_path, read_back
 from codelog.execution.judge import (
     DEFAULT_OPTIONS,
     JudgeOptions,
@@ -144,7 +144,8 @@ def judge_into(
     keys = VerdictKeys(problems)
     # the journal's verdicts while each key agrees with its sample's; from the first that
     # differs, that sample and the rest are judged again (the summary counts those read back)
-    back = journal.read_back(
+    back = read_back(
+        journal,
         map(partial(_program, problems), source.stream()),
         keys,
         lambda _program, entry: on_record(entry.record),

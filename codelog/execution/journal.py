@@ -22,14 +22,14 @@ result is an error naming it.
 What a verdict is keyed on lives here too, once for `codelog judge` and `codelog eval`:
 `verdict_key` (a program's code and language, its problem's `problem_key`), and `VerdictKeys`,
 which computes each problem's part once. So does the one read-back loop both resume through,
-`Journal.read_back`: the journal's verdicts used in input order while each key agrees with its
+`read_back`: the journal's verdicts used in input order while each key agrees with its
 program's; from the first that differs, that program and the rest are judged again.
 
 The API other runs journal through (`codelog eval` too): `journal_path`, `key_of`,
-`problem_key`, `verdict_key`, `VerdictKeys`, `Journal(path, header, force=)` with `.resumed`,
-`read_back(programs, key, use, check=)` (ReadBack: used, changed, rest), `resumed_records()`
-(Entry: line, key, record), `append(record, key=)`, `rewind(n)`, `records()`, `close()`,
-`remove()`.
+`problem_key`, `verdict_key`, `VerdictKeys`, `read_back(journal, programs, key, use,
+check=)` (ReadBack: used, changed, rest), `Journal(path, header, force=)` with `.resumed`,
+`resumed_records()` (Entry: line, key, record), `append(record, key=)`, `rewind(n)`,
+`records()`, `close()`, `remove()`.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ import hashlib
 import itertools
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -110,7 +110,7 @@ class Entry(NamedTuple):
 
 
 class ReadBack(NamedTuple):
-    """What `Journal.read_back` did: the verdicts of the first `used` programs came from the
+    """What `read_back` did: the verdicts of the first `used` programs came from the
     journal; `rest` are the programs left to judge, in input order, starting with `changed`,
     the first program whose key differs from its journaled verdict's (None: none did)."""
 
@@ -231,40 +231,6 @@ class Journal:
         order."""
         yield from itertools.islice(self.records(), self.resumed)
 
-    def read_back(
-        self,
-        programs: Iterator[Program],
-        key: Callable[[Program], str],
-        use: Callable[[Program, Entry], None],
-        *,
-        check: Callable[[int, Program, Entry], None] | None = None,
-    ) -> ReadBack:
-        """The journaled verdicts, beside `programs` (the input, in order): each is `use`d
-        while its key agrees with its program's `key`; the first program whose key differs
-        and those after it are left to judge again, and the journal is rewound to the
-        verdicts used. `check(n, program, entry)` sees each pair first (n counts from 1): it
-        may refuse a journal of other programs by raising. Fewer programs than journaled
-        verdicts (a smaller --limit) use as many as there are."""
-        programs = iter(programs)  # what zip leaves of it is the rest
-        used, changed = 0, None
-        entries = self.resumed_records()
-        try:
-            # the journal first: when it runs out, zip stops before taking a program
-            for entry, program in zip(entries, programs):  # noqa: B905
-                if check is not None:
-                    check(used + 1, program, entry)
-                if entry.key != key(program):
-                    changed = program
-                    break
-                use(program, entry)
-                used += 1
-        finally:
-            entries.close()
-        if used < self.resumed:
-            self.rewind(used)
-        rest = programs if changed is None else itertools.chain([changed], programs)
-        return ReadBack(used, changed, rest)
-
     def rewind(self, kept: int) -> None:
         """Keep the first `kept` results only: the others are judged again and appended."""
         self._file.close()
@@ -282,6 +248,41 @@ class Journal:
     def remove(self) -> None:
         self.close()
         os.unlink(self.path)
+
+
+def read_back(
+    journal: Journal,
+    programs: Iterable[Program],
+    key: Callable[[Program], str],
+    use: Callable[[Program, Entry], None],
+    *,
+    check: Callable[[int, Program, Entry], None] | None = None,
+) -> ReadBack:
+    """The journal's verdicts, beside `programs` (the input, in order): each is `use`d while
+    its key agrees with its program's `key`; the first program whose key differs and those
+    after it are left to judge again, and the journal is rewound to the verdicts used.
+    `check(n, program, entry)` sees each pair first (n counts from 1): it may refuse a
+    journal of other programs by raising. Fewer programs than journaled verdicts (a smaller
+    --limit) use as many as there are."""
+    programs = iter(programs)  # what zip leaves of it is the rest
+    used, changed = 0, None
+    entries = journal.resumed_records()
+    try:
+        # the journal first: when it runs out, zip stops before taking a program
+        for entry, program in zip(entries, programs):  # noqa: B905
+            if check is not None:
+                check(used + 1, program, entry)
+            if entry.key != key(program):
+                changed = program
+                break
+            use(program, entry)
+            used += 1
+    finally:
+        entries.close()
+    if used < journal.resumed:
+        journal.rewind(used)
+    rest = programs if changed is None else itertools.chain([changed], programs)
+    return ReadBack(used, changed, rest)
 
 
 def _open_append(path: Path, *, create: bool = False) -> Any:

@@ -36,7 +36,7 @@ from typing import Any
 
 from codelog.errors import CodelogError, InputError
 from codelog.execution import languages
-from codelog.execution.journal import Entry, Journal, VerdictKeys, journal_path
+from codelog.execution.journal import Entry, Journal, VerdictKeys, journal_path, read_back
 from codelog.execution.judge import (
     DEFAULT_OPTIONS,
     JudgeOptions,
@@ -660,7 +660,8 @@ def _read_back(
                 f"interrupted run; delete {journal.path} to judge it from the start"
             )
 
-    back = journal.read_back(
+    back = read_back(
+        journal,
         programs.programs(),
         keys,
         lambda program, entry: results.add(program, _journaled_result(journal.path, entry)),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from codelog.errors import CodelogError, OutputError
-from codelog.execution.journal import Journal, VerdictKeys, journal_path
+from codelog.execution.journal import Journal, VerdictKeys, journal_path, read_back
 from codelog.execution.judge import Program
 from codelog.execution.testcases import Problem, TestCase
 
@@ -129,8 +129,9 @@ def test_read_back_uses_verdicts_until_a_key_differs_then_judges_the_rest_again(
     ]
     used, checked = [], []
     journal = Journal(path, {"source": "a"})
-    back = journal.read_back(
-        iter(now),
+    back = read_back(
+        journal,
+        now,
         VerdictKeys({"echo": ECHO}),
         lambda program, entry: used.append((program.submission_id, entry.line)),
         check=lambda n, program, entry: checked.append((n, program.submission_id)),
@@ -148,7 +149,7 @@ def test_read_back_of_fewer_programs_than_verdicts_uses_as_many_as_there_are(tmp
     programs = [Program(f"s{i}", "echo", f"print({i})\n") for i in range(5)]
     _journaled(path, programs)
     journal = Journal(path, {"source": "a"})
-    back = journal.read_back(iter(programs[:3]), VerdictKeys({"echo": ECHO}), lambda p, e: None)
+    back = read_back(journal, programs[:3], VerdictKeys({"echo": ECHO}), lambda p, e: None)
     assert (back.used, back.changed, list(back.rest)) == (3, None, [])
     assert journal.resumed == 3 and len(list(journal.records())) == 3
     journal.close()
