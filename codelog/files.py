@@ -389,9 +389,14 @@ def storage_error_path(exc: BaseException, fallback: Path) -> str:
 
 
 @contextlib.contextmanager
-def writing(target: Path) -> Iterator[None]:
+def writing(target: Path, context: str | None = None) -> Iterator[None]:
     """Turn the disk refusing a write (full, read-only, no permission) while writing `target`
-    into one OutputError naming the path, instead of a library's traceback."""
+    into one OutputError naming the path, instead of a library's traceback. `context` says
+    what was being done and what is left (default: nothing was published at `target`)."""
+    if context is None:
+        context = (
+            f"writing {target}; nothing was published there, what was there before is unchanged"
+        )
     try:
         yield
     except CodelogError:
@@ -400,7 +405,4 @@ def writing(target: Path) -> Iterator[None]:
         cause = storage_error(exc)
         if cause is None:
             raise
-        raise OutputError(
-            f"{storage_error_path(exc, target)}: {cause} (writing {target}; nothing was "
-            "published there, what was there before is unchanged)"
-        ) from None
+        raise OutputError(f"{storage_error_path(exc, target)}: {cause} ({context})") from None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -17,7 +16,6 @@ from codelog.cli.common import (
     verify_option,
     verify_whole,
 )
-from codelog.errors import CodelogError
 
 
 @cli.command()
@@ -248,26 +246,16 @@ def train(
     print_summary(result)
 
 
-@contextlib.contextmanager
-def training_into(out: Path) -> Iterator[None]:
+def training_into(out: Path) -> contextlib.AbstractContextManager[None]:
     """The disk refusing a write while training (full, read-only) as one line naming the path,
     and what a rerun does with the half-made run directory."""
-    from codelog.errors import OutputError
-    from codelog.files import storage_error, storage_error_path
+    from codelog.files import writing
 
-    try:
-        yield
-    except CodelogError:
-        raise
-    except Exception as exc:
-        cause = storage_error(exc)
-        if cause is None:
-            raise
-        raise OutputError(
-            f"{storage_error_path(exc, out)}: {cause} (training into {out}; once there is room, "
-            "the same command starts again in that directory, or --resume continues from its "
-            "latest checkpoint)"
-        ) from None
+    return writing(
+        out,
+        f"training into {out}; once there is room, the same command starts again in that "
+        "directory, or --resume continues from its latest checkpoint",
+    )
 
 
 def is_run_dir(path: Path) -> bool:
