@@ -35,6 +35,7 @@ def test_a_full_disk_names_the_path_and_a_rerun_works(synthetic, tmp_path, monke
     assert isinstance(failed.exception, OutputError)
     assert str(out) in str(failed.exception)
     assert "No space left on device" in str(failed.exception)
+    assert "--resume continues from its latest checkpoint" in str(failed.exception)
     assert not (out / "base-model").exists()  # nothing half-written in its place
     again = train(synthetic, out)
     assert again.exit_code == 0, again.output
