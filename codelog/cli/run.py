@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,25 @@ from codelog.cli.common import (
 )
 
 _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
+
+
+def sandbox_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--workers, --isolation and --cold: how `judge` and `eval` run programs."""
+    for option in reversed(
+        (
+            click.option("--workers", type=int, help="Judging processes. Default: all cores."),
+            click.option("--isolation", type=_ISOLATION, default="auto", show_default=True),
+            click.option(
+                "--cold",
+                is_flag=True,
+                help="Start every Python run from a fresh interpreter. Default: fork it from a "
+                "warm interpreter in the same sandbox (docs/judge-performance.md), where bwrap "
+                "works.",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
 
 
 @cli.command()
@@ -45,14 +65,7 @@ _ISOLATION = click.Choice(["auto", "bwrap", "unshare", "rlimits"])
     type=LocalPath(path_type=Path, dir_okay=False),
     help="Also write every verdict with its per-test results and reasons (JSONL).",
 )
-@click.option("--workers", type=int, help="Judging processes. Default: all cores.")
-@click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
-@click.option(
-    "--cold",
-    is_flag=True,
-    help="Start every Python run from a fresh interpreter. Default: fork it from a warm "
-    "interpreter in the same sandbox (docs/judge-performance.md), where bwrap works.",
-)
+@sandbox_options
 @click.option(
     "--time-scale", type=float, default=1.0, show_default=True, help="Multiplies time limits."
 )
@@ -164,14 +177,7 @@ def judge(
     help="Recipe whose [prompt] template renders stdio problems. Default: the default recipe "
     "(a dataset benchmark: the dataset's recipe).",
 )
-@click.option("--workers", type=int, help="Judging processes. Default: all cores.")
-@click.option("--isolation", type=_ISOLATION, default="auto", show_default=True)
-@click.option(
-    "--cold",
-    is_flag=True,
-    help="Start every Python run from a fresh interpreter. Default: fork it from a warm "
-    "interpreter in the same sandbox (docs/judge-performance.md), where bwrap works.",
-)
+@sandbox_options
 @click.option(
     "--split",
     help="The benchmark's split (default: the one its scores are reported on, e.g. MBPP's "
