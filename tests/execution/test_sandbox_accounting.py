@@ -255,6 +255,30 @@ def test_a_released_run_cgroup_is_emptied_and_reset_for_the_next_run() -> None:
         reaper.join(timeout=10)
 
 
+def test_memory_a_run_leaves_charged_is_not_the_next_runs() -> None:
+    """Under the rlimits fallback a program writes the host's /dev/shm, and its files outlive
+    the run, charged to its cgroup as memory no kill frees. Such a cgroup is not kept for the
+    next run: 32 MB left there made an honest 48 MB program Memory Limit Exceeded under a
+    64 MB limit."""
+    if sandbox.accounting.available():
+        pytest.skip(f"no run cgroups here: {sandbox.accounting.available()}")
+    problem = Problem("probe", (TestCase("t", "", "ok\n"),), memory_limit_kb=65_536)
+    rlimits = JudgeOptions(isolation="rlimits", warm=False)
+    left = [Path("/dev/shm", f"codelog-test-{os.getpid()}-{i}") for i in range(2)]
+    # two files: a run's files are held to 16 MB each (RLIMIT_FSIZE)
+    leave = "".join(f"open({str(p)!r}, 'wb').write(b'x' * (16 << 20))\n" for p in left)
+    use = "b = bytearray(48 << 20)\nprint('ok')\n"
+    try:
+        first = judge_program(Program("a", "probe", leave + "print('ok')\n"), problem, rlimits)
+        assert first.status == "Accepted", first
+        assert [p.stat().st_size for p in left] == [16 << 20] * 2
+        second = judge_program(Program("b", "probe", use), problem, rlimits)
+        assert second.status == "Accepted", second
+    finally:
+        for p in left:
+            p.unlink(missing_ok=True)
+
+
 def test_one_process_under_the_limit_is_not_a_memory_limit(warm: bool) -> None:
     result = run("b = bytearray(20 << 20)\nprint('ok')\n", warm, sandbox.Limits(memory_kb=65_536))
     assert result.exit_code == 0 and not result.memory_limit_hit

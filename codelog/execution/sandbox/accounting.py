@@ -193,6 +193,14 @@ class RunCgroup:
         with open(os.path.join(self.path, "cgroup.procs"), "rb") as f:
             return [int(p) for p in f.read().split()]
 
+    def held_kb(self) -> int:
+        """What is charged to the cgroup that the kernel cannot reclaim with no process left:
+        anonymous memory, and tmpfs files (shmem) a run left where it outlives the run (the
+        host's /dev/shm in the unshare and rlimits fallbacks). Kept across runs, it would
+        count against the next run's limit."""
+        stat = dict(line.split() for line in self._read("memory.stat").splitlines())
+        return (int(stat.get("rss", 0)) + int(stat.get("shmem", 0))) // 1024
+
     def kill(self) -> int:
         """SIGKILL every process in the cgroup until it is empty; how many."""
         return kill_until_none(self.procs)
@@ -275,12 +283,13 @@ def run_cgroup(limit_kb: int) -> RunCgroup | None:
 def release(group: RunCgroup) -> None:
     """A run is over: every process left in its cgroup is killed, and the cgroup is kept for
     this process's next run (reset there: its peak, its OOM kills, its limit), or removed if
-    it cannot be emptied or enough are kept. What the run read stays charged to it as page
-    cache, which the kernel reclaims before it would kill anything at the next run's limit."""
+    it cannot be emptied, still holds memory the kernel cannot reclaim (`held_kb`), or enough
+    are kept. What the run read stays charged to it as page cache, which the kernel reclaims
+    before it would kill anything at the next run's limit."""
     try:
         group.kill()
-        keep = not group.procs()
-    except OSError:
+        keep = not group.procs() and not group.held_kb()
+    except (OSError, ValueError):
         keep = False
     if keep:
         with _lock:
