@@ -12,7 +12,8 @@ import pytest
 import codelog.benchmarks as benchmarks
 from codelog.benchmarks.mbpp import MBPP_TIME_LIMIT_MS
 from codelog.errors import InputError
-from codelog.execution.harness import ENCODING, asserted_builtins
+from codelog.execution.harness import asserted_builtins
+from codelog.execution.harness_scripts import ENCODING
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from codelog.execution.harness import ENCODING, called_names
+from codelog.execution.harness import called_names
+from codelog.execution.harness_scripts import ENCODING
 from codelog.execution.judge import JudgeOptions, Program, judge_program
 from codelog.execution.testcases import Problem, TestCase, jsonl_problems
 from tests.execution.written_programs import BURNS_THEN_KILLS_ITS_PARENT, SPINS_FOR_MS
