@@ -147,13 +147,80 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
     """Everything before the first step, in the order a failure should surface: the dataset
     and options (before any model loads), the run directory, the model, the data, the KL
     reference, the optimizer; a resumed run's state restored."""
-    run_dir, resume = options.out, options.resume
     say = console.print if d.main and not options.quiet else (lambda *a, **k: None)
     report_to = parse_report_to(options.report_to)
+    plan = _plan(options, d, say)
+    run_info = _begin(options, d, plan)
+    base, t = run_info["base_model"], plan.t
+    estimate = _memory_estimate(options, d, plan, base, say)
+    latest, state, tokenizer, model = _load(options, d, plan, base)
+    step = state["step"] if state else 0
+    inputs = _inputs(plan, tokenizer, state)
+    cache, reference = _kl_reference(options, d, plan, base, tokenizer, model, inputs, step)
 
-    # 1. Everything that can be wrong with the dataset or the options, before any model loads.
+    # 6. Optimizer: AdamW, linear warm-up then constant (so a run can be extended exactly).
+    params = [p for p in model.parameters() if p.requires_grad]
+    optimizer, scheduler = optimizer_for(params, t, d.device)
+    torch.manual_seed(t.seed)
+    metrics_path = options.out / "metrics.jsonl"
+    totals = _restore(d, state, optimizer, scheduler, metrics_path, step)
+    policy, model = model, distributed.wrap(d, SequenceLogps(model))
+    log = MetricsLog(metrics_path, report_to, run_info["recipe"], enabled=d.main)
+    log.write({"event": "memory", "step": step, "total": estimate.total, **estimate.parts})
+    info = {k: run_info[k] for k in ("codelog_version", "dataset", "input_fingerprint")}
+    info |= {"base_model": base, "recipe": run_info["recipe"]}
+    end = t.steps
+    if options.max_steps_this_call is not None:
+        end = min(t.steps, step + options.max_steps_this_call)
+    return Run(
+        options=options,
+        d=d,
+        t=t,
+        run_dir=options.out,
+        info=info,
+        precision=plan.precision,
+        tokenizer=tokenizer,
+        policy=policy,
+        model=model,
+        reference=reference,
+        cache=cache,
+        params=params,
+        optimizer=optimizer,
+        scheduler=scheduler,
+        sampler=inputs.sampler,
+        store=inputs.store,
+        train_prompts=inputs.train_prompts,
+        eval_set=inputs.eval_set,
+        fit_set=inputs.fit_set,
+        log=log,
+        step=step,
+        end=end,
+        totals=totals,
+        last_checkpoint=latest,
+    )
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """What set_up works out before any model loads (`_plan`)."""
+
+    rows: Any  # the kind's training rows (training.rows)
+    dataset: Any
+    recipe: Any
+    t: Train
+    training: Any  # the rows' training set: train and held-out groups
+    precision: memory.Precision
+    resumed_info: dict[str, Any] | None  # a resumed run's run.json
+    recompute_copy: bool  # the KL against a frozen copy of the base, recomputed each step
+
+
+def _plan(options: TrainOptions, d: Dist, say: Any) -> _Plan:
+    """1. Everything that can be wrong with the dataset or the options, before any model
+    loads."""
+    run_dir, resume = options.out, options.resume
     rows = task_kind(options).part("training.data")  # the kind's training rows (training.rows)
     dataset = rows.open(options.dataset)
+    run_info = None
     if resume:
         recipe, run_info = ckpt.resumed_recipe(run_dir, options.overrides, dataset)
     elif ckpt.checkpoints(run_dir):
@@ -176,24 +243,37 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
     precision = memory.resolve_precision(t.precision, d.device)
     if precision.note:
         say(precision.note, style="yellow")
-
-    # 2. The run directory (rank 0 writes it), the base model, the memory estimate.
-    models.quiet_transformers()
-    if d.main:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        ckpt.lock_run_dir(run_dir)  # held until the run returns (run: unlock_run_dir)
-        if not resume:
-            run_info = ckpt.begin_run(run_dir, dataset, recipe, __version__)
-    distributed.barrier(d)
-    run_info = run_info if d.main or resume else ckpt.read_run_info(run_dir)
-    base = run_info["base_model"]
     recompute_copy = t.kl > 0 and not t.lora_r and options.reference == "recompute"
+    return _Plan(rows, dataset, recipe, t, training, precision, run_info, recompute_copy)
+
+
+def _begin(options: TrainOptions, d: Dist, plan: _Plan) -> dict[str, Any]:
+    """2. The run directory: rank 0 makes and locks it (held until the run returns:
+    run's unlock_run_dir) and records a new run; every rank then reads the run's record."""
+    models.quiet_transformers()
+    run_info = plan.resumed_info
+    if d.main:
+        options.out.mkdir(parents=True, exist_ok=True)
+        ckpt.lock_run_dir(options.out)
+        if not options.resume:
+            run_info = ckpt.begin_run(options.out, plan.dataset, plan.recipe, __version__)
+    distributed.barrier(d)
+    if run_info is None:  # another rank's new run: rank 0 wrote it
+        run_info = ckpt.read_run_info(options.out)
+    return run_info
+
+
+def _memory_estimate(
+    options: TrainOptions, d: Dist, plan: _Plan, base: str, say: Any
+) -> memory.MemoryEstimate:
+    """The memory the run will take, said (or checked against the device, --memory-check)."""
+    t, precision = plan.t, plan.precision
     estimate = memory.estimate(
         models.load_config(base),
         t,
         precision,
         gradient_checkpointing=options.gradient_checkpointing,
-        reference_copy=recompute_copy,
+        reference_copy=plan.recompute_copy,
         groups_per_rank=-(-t.grad_accum // d.world),
         padded=options.layout == "padded",
     )
@@ -201,12 +281,19 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         say(memory.check_fits(estimate, t, precision, d.device, options.gradient_checkpointing))
     else:
         say(estimate.describe(precision, *memory.device_capacity(d.device)))
+    return estimate
 
-    # 3. Model and tokenizer; the trainer state when resuming.
-    latest = ckpt.checkpoints(run_dir)[-1] if resume else None
+
+def _load(
+    options: TrainOptions, d: Dist, plan: _Plan, base: str
+) -> tuple[Path | None, dict[str, Any] | None, Any, torch.nn.Module]:
+    """3. The model and tokenizer (from the latest checkpoint when resuming), on the device in
+    training mode; (latest checkpoint, its trainer state, tokenizer, model)."""
+    t = plan.t
+    latest = ckpt.checkpoints(options.out)[-1] if options.resume else None
     with ckpt.reading(latest):
         tokenizer, model = models.load_policy(
-            base, latest, t.lora_r, t.lora_alpha, precision.weights
+            base, latest, t.lora_r, t.lora_alpha, plan.precision.weights
         )
     if options.gradient_checkpointing:
         models.enable_gradient_checkpointing(model)
@@ -214,13 +301,27 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
         models.compile_blocks(model)
     model.to(d.device).train()
     state = ckpt.load_state(latest) if latest else None
-    step = state["step"] if state else 0
-    if step > t.steps:
-        raise TrainingError(f"{latest}: the run is at step {step}, past --steps {t.steps}")
+    if state and state["step"] > t.steps:
+        raise TrainingError(f"{latest}: the run is at step {state['step']}, past --steps {t.steps}")
+    return latest, state, tokenizer, model
 
-    # 4. Data: prompts tokenised once per group (a repair row's, when it is drawn); code fetched
-    # per step.
-    store = data.CodeStore(dataset.solutions)
+
+@dataclass(frozen=True)
+class _Inputs:
+    """What the steps and the evaluations read (`_inputs`)."""
+
+    store: data.CodeStore  # solutions' code, fetched per step
+    train_prompts: Any  # codelog.training.batches.Prompts
+    sampler: data.GroupSampler
+    eval_set: Any  # the held-out sequences of the margin (codelog.training.evaluation)
+    fit_set: Any  # the same of up to TRAIN_EVAL_GROUPS training groups
+
+
+def _inputs(plan: _Plan, tokenizer: Any, state: dict[str, Any] | None) -> _Inputs:
+    """4. Data: prompts tokenised once per group (a repair row's, when it is drawn); code
+    fetched per step; a resumed run's sampler where it stopped."""
+    t, rows, training = plan.t, plan.rows, plan.training
+    store = data.CodeStore(plan.dataset.solutions)
     train_prompts, heldout_prompts = rows.prompts(training, tokenizer)
     sampler = rows.sampler(training.train, t.group_size, t.seed)
     eval_set = build_eval_set(training.heldout, store, heldout_prompts, tokenizer, t.max_length)
@@ -229,26 +330,40 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
     )
     if state:
         sampler.load_state_dict(state["sampler"])
+    return _Inputs(store, train_prompts, sampler, eval_set, fit_set)
 
-    # 5. The KL reference: log-probs of every sequence this rank will train on, computed once.
-    cache = reference = None
+
+def _kl_reference(
+    options: TrainOptions,
+    d: Dist,
+    plan: _Plan,
+    base: str,
+    tokenizer: Any,
+    model: torch.nn.Module,
+    inputs: _Inputs,
+    step: int,
+) -> tuple[ReferenceCache | None, torch.nn.Module | None]:
+    """5. The KL reference, when the recipe has a KL term: log-probs of every sequence this
+    rank will train on, computed once and cached (the default), or a frozen copy of the base
+    model recomputing them each step; (cache, copy)."""
+    t, precision = plan.t, plan.precision
     if t.kl > 0 and options.reference == "cached":
         key = cache_key(
-            dataset,
+            plan.dataset,
             base,
             tokenizer,
-            rows.prompt_identity(recipe),
+            plan.rows.prompt_identity(plan.recipe),
             t.max_length,
             f"{d.device.type} {precision.name}",
         )
-        cache = ReferenceCache(run_dir, key).load()
+        cache = ReferenceCache(options.out, key).load()
         fill(
             cache,
             model,
             base,
-            sampler,
-            store,
-            train_prompts,
+            inputs.sampler,
+            inputs.store,
+            inputs.train_prompts,
             tokenizer,
             t,
             d,
@@ -257,62 +372,36 @@ def set_up(options: TrainOptions, d: Dist) -> Run:
             options.progress and d.main,
             padded=options.layout == "padded",
         )
-    elif recompute_copy:
-        reference = models.frozen(models.load_model(base, precision.weights)).to(d.device)
+        return cache, None
+    if plan.recompute_copy:
+        return None, models.frozen(models.load_model(base, precision.weights)).to(d.device)
+    return None, None
 
-    # 6. Optimizer: AdamW, linear warm-up then constant (so a run can be extended exactly).
-    params = [p for p in model.parameters() if p.requires_grad]
-    optimizer, scheduler = optimizer_for(params, t, d.device)
-    totals = {"sequences": 0, "truncated": 0, "tokens": 0, "padded_tokens": 0}
-    totals["computed_tokens"] = 0
-    totals["margin_before"] = None
-    torch.manual_seed(t.seed)
-    metrics_path = run_dir / "metrics.jsonl"
-    if state:
-        optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
-        torch.set_rng_state(state["torch_rng"])
-        if d.device.type == "cuda" and state.get("cuda_rng") is not None:
-            torch.cuda.set_rng_state_all(state["cuda_rng"])
-        totals = state["totals"]
-        # a checkpoint from before the count: its steps ran the padded layout, tokens whole
-        totals.setdefault("computed_tokens", totals["tokens"])
-        if d.main:
-            ckpt.truncate_metrics(metrics_path, step)
-    policy, model = model, distributed.wrap(d, SequenceLogps(model))
-    log = MetricsLog(metrics_path, report_to, run_info["recipe"], enabled=d.main)
-    log.write({"event": "memory", "step": step, "total": estimate.total, **estimate.parts})
-    info = {k: run_info[k] for k in ("codelog_version", "dataset", "input_fingerprint")}
-    info |= {"base_model": base, "recipe": run_info["recipe"]}
-    end = t.steps
-    if options.max_steps_this_call is not None:
-        end = min(t.steps, step + options.max_steps_this_call)
-    return Run(
-        options=options,
-        d=d,
-        t=t,
-        run_dir=run_dir,
-        info=info,
-        precision=precision,
-        tokenizer=tokenizer,
-        policy=policy,
-        model=model,
-        reference=reference,
-        cache=cache,
-        params=params,
-        optimizer=optimizer,
-        scheduler=scheduler,
-        sampler=sampler,
-        store=store,
-        train_prompts=train_prompts,
-        eval_set=eval_set,
-        fit_set=fit_set,
-        log=log,
-        step=step,
-        end=end,
-        totals=totals,
-        last_checkpoint=latest,
-    )
+
+def _restore(
+    d: Dist,
+    state: dict[str, Any] | None,
+    optimizer: torch.optim.Optimizer,
+    scheduler: torch.optim.lr_scheduler.LambdaLR,
+    metrics_path: Path,
+    step: int,
+) -> dict[str, Any]:
+    """A resumed run's optimizer, schedule, random state and running totals, its metrics cut
+    back to its checkpoint's step; the totals (new ones for a new run)."""
+    if not state:
+        totals: dict[str, Any] = {"sequences": 0, "truncated": 0, "tokens": 0, "padded_tokens": 0}
+        return totals | {"computed_tokens": 0, "margin_before": None}
+    optimizer.load_state_dict(state["optimizer"])
+    scheduler.load_state_dict(state["scheduler"])
+    torch.set_rng_state(state["torch_rng"])
+    if d.device.type == "cuda" and state.get("cuda_rng") is not None:
+        torch.cuda.set_rng_state_all(state["cuda_rng"])
+    totals = state["totals"]
+    # a checkpoint from before the count: its steps ran the padded layout, tokens whole
+    totals.setdefault("computed_tokens", totals["tokens"])
+    if d.main:
+        ckpt.truncate_metrics(metrics_path, step)
+    return totals
 
 
 def optimizer_for(
