@@ -91,14 +91,9 @@ def compute_repair_stats(dataset: str | Path) -> RepairStats:
 
 def render_repair_tables(stats: RepairStats) -> list:
     """The stats as rich renderables, in reading order."""
-    from rich.table import Table
     from rich.text import Text
 
-    def table(title: str, *columns: str) -> Table:
-        t = Table(title=title, title_justify="left", header_style="bold")
-        for i, name in enumerate(columns):
-            t.add_column(name, justify="left" if i == 0 else "right")
-        return t
+    from codelog.dataset.stats import table
 
     overview = table("overview", "what", "rows")
     for what, n in (

@@ -354,23 +354,46 @@ def _bucketed(sizes: list[tuple[int, int]]) -> list[SizeBucket]:
 # -- presentation ------------------------------------------------------------------------------
 
 
+def table(title: str, *columns: str) -> Any:
+    """A rich table of the stats' look: the title left, the first column left, the rest right
+    (the solutions' and the repairs' stats)."""
+    from rich.table import Table
+
+    t = Table(title=title, title_justify="left", header_style="bold")
+    for i, name in enumerate(columns):
+        t.add_column(name, justify="left" if i == 0 else "right")
+    return t
+
+
 def render_tables(stats: Stats) -> list:
     """The stats as rich renderables (a heading, then tables), in reading order."""
-    from rich.table import Table
     from rich.text import Text
 
-    def table(title: str, *columns: str) -> Table:
-        t = Table(title=title, title_justify="left", header_style="bold")
-        for i, name in enumerate(columns):
-            t.add_column(name, justify="left" if i == 0 else "right")
-        return t
+    heading = Text(f"codelog stats — {stats.dataset}", style="bold")
+    return [
+        heading,
+        _overview_table(stats),
+        _outcomes_table(stats),
+        _sizes_table(stats),
+        _rejects_table(stats),
+        _dedup_table(stats),
+        _lengths_table(stats),
+        _profile_table(stats),
+        *_dialect_and_split_tables(stats),
+        _decontamination_table(stats),
+    ]
 
+
+def _overview_table(stats: Stats) -> Any:
     overview = table("overview", "what", "rows")
     overview.add_row("rows in", f"{stats.rows_in:,}")
     overview.add_row("solutions", f"{stats.solutions:,}")
     overview.add_row("rejects", f"{stats.rejects:,}")
     overview.add_row("groups", f"{stats.groups:,}")
+    return overview
 
+
+def _outcomes_table(stats: Stats) -> Any:
     outcomes = table(
         "outcome mix (solutions)", "outcome", "reward", "solutions", "share", "submissions"
     )
@@ -382,7 +405,10 @@ def render_tables(stats: Stats) -> list:
             f"{o.share:.1%}",
             f"{o.submissions:,}",
         )
+    return outcomes
 
+
+def _sizes_table(stats: Stats) -> Any:
     sizes = table(
         f"group sizes (solutions per group; median {stats.group_size_median:g})",
         "size",
@@ -394,13 +420,19 @@ def render_tables(stats: Stats) -> list:
         label = str(b.low) if b.low == b.high else f"{b.low}-{b.high}"
         bar = "█" * round(30 * b.groups / widest) if widest else ""
         sizes.add_row(label, f"{b.groups:,}", bar)
+    return sizes
 
+
+def _rejects_table(stats: Stats) -> Any:
     rejects = table("rejects by reason", "reason", "rows", "share of rows in")
     for r in stats.rejects_by_reason:
         rejects.add_row(r.reason, f"{r.rows:,}", f"{r.share:.1%}")
     if not stats.rejects_by_reason:
         rejects.add_row("(none)", "0", "")
+    return rejects
 
+
+def _dedup_table(stats: Stats) -> Any:
     d = stats.dedup
     dedup = table(f"dedup ({d.mode})", "what", "value")
     dedup.add_row("submissions reaching dedup", f"{d.submissions:,}")
@@ -414,7 +446,10 @@ def render_tables(stats: Stats) -> list:
         if v is None
         else f"{v.programs:,} ({v.submissions:,} submissions; on_conflict {v.policy})",
     )
+    return dedup
 
+
+def _lengths_table(stats: Stats) -> Any:
     lengths = table(
         "code length (bytes)",
         "solutions",
@@ -429,6 +464,11 @@ def render_tables(stats: Stats) -> list:
             *(f"{c.percentiles[p]:,.0f}" for p in PERCENTILES),
             f"{c.max:,}",
         )
+    return lengths
+
+
+def _profile_table(stats: Stats) -> Any:
+    """Code length by outcome, and the lint findings where the recipe linted."""
     linted = any(p.findings_mean is not None for p in stats.by_outcome)
     profile = table(
         "code length and lint by outcome" if linted else "code length by outcome",
@@ -449,6 +489,12 @@ def render_tables(stats: Stats) -> list:
                 ", ".join(f"{c} {k}" for c, k in p.top_codes or []),
             ]
         profile.add_row(*cells)
+    return profile
+
+
+def _dialect_and_split_tables(stats: Stats) -> list:
+    """The dialects and the split, where the dataset has them; the first programs shared
+    between a test and a train problem."""
     extra = []
     if stats.dialects is not None:
         dialects = table("dialects (solutions)", "dialect", "solutions")
@@ -485,12 +531,10 @@ def render_tables(stats: Stats) -> list:
                     e.train_submission,
                 )
             extra.append(shared)
-    extra.append(_decontamination_table(stats, table))
-    heading = Text(f"codelog stats — {stats.dataset}", style="bold")
-    return [heading, overview, outcomes, sizes, rejects, dedup, lengths, profile, *extra]
+    return extra
 
 
-def _decontamination_table(stats: Stats, table: Any) -> Any:
+def _decontamination_table(stats: Stats) -> Any:
     """What the build checked against (codelog.group.decontaminate), or that it never did."""
     from rich.text import Text
 
