@@ -118,6 +118,28 @@ def fsync_tree(root: Path) -> None:
     fsync_dir(root)
 
 
+@contextlib.contextmanager
+def replacing(path: Path, *, durable: bool = False) -> Iterator[Path]:
+    """A temporary path beside `path` (`.NAME.tmp-PID`) to write in full: it then replaces
+    `path` in one rename, so a reader, or a kill, sees the old file or the new one, never half
+    of one; a failure removes it, leaving `path` as it was. `durable`: the file is flushed to
+    disk before the rename, and the rename after it."""
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        yield tmp
+        if durable:
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        os.replace(tmp, path)
+        if durable:
+            fsync_dir(path.parent)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
 def fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:

@@ -25,6 +25,7 @@ import pytest
 from codelog.builder import run_build
 from codelog.dataset.verify import verify_dataset
 from codelog.errors import CodelogError, InputError
+from codelog.files import replacing
 from codelog.options import BuildOptions
 from codelog.recipe import Recipe, load_recipe
 
@@ -498,6 +499,26 @@ def test_file_outputs_on_a_full_disk_are_one_error_line(small_disk, sample_datas
     assert "No space left on device" in result.stderr
     assert not out.exists()
     assert [p.name for p in out.parent.iterdir() if p.name.startswith(".")] == [], "no temp file"
+
+
+@pytest.mark.parametrize("durable", [False, True])
+def test_a_replacing_write_the_disk_refuses_leaves_the_old_file_and_no_temp(small_disk, durable):
+    """files.replacing, which eval's samples.jsonl and summary.json, the experiment's files,
+    the contamination report, verifier lists and a run's run.json are written through: the
+    old file stays whole, and no `.NAME.tmp-PID` is left (eval's three and run.json left
+    theirs)."""
+    target = small_disk / "summary.json"
+    target.write_text("before\n")
+    fill(small_disk, 0)
+    with pytest.raises(OSError, match="No space left"), replacing(target, durable=durable) as tmp:
+        tmp.write_text("x" * (1 << 20))
+    assert target.read_text() == "before\n"
+    assert sorted(p.name for p in small_disk.iterdir()) == ["filler", "summary.json"]
+    (small_disk / "filler").unlink()
+    with replacing(target, durable=durable) as tmp:
+        tmp.write_text("after\n")
+    assert target.read_text() == "after\n"
+    assert sorted(p.name for p in small_disk.iterdir()) == ["summary.json"]
 
 
 def test_a_missing_plot_directory_is_one_error_line(sample_dataset, tmp_path):

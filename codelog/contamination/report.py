@@ -10,7 +10,6 @@ file's suffix, written atomically.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -27,7 +26,7 @@ from codelog.contamination.index import (
     statement_matches,
 )
 from codelog.errors import CodelogError, InputError
-from codelog.files import mark_written
+from codelog.files import mark_written, replacing
 
 REPORT = pa.schema(
     [
@@ -229,17 +228,13 @@ def write_report(rows: Iterable[dict[str, Any]], out: Path) -> None:
         [{k: r[k] for k in REPORT.names} | {"accepted": r["accepted"]} for r in rows],
         schema=REPORT.append(pa.field("accepted", pa.bool_())),
     )
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    try:
+    with replacing(out) as tmp:
         if out.suffix == ".parquet":
             pq.write_table(table, tmp)
         else:
             with open(tmp, "w", encoding="utf-8") as f:
                 for row in table.to_pylist():
                     f.write(json.dumps(row, ensure_ascii=False) + "\n")
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
     mark_written(out)
 
 

@@ -30,7 +30,6 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
-import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -44,6 +43,7 @@ import pyarrow.parquet as pq
 from codelog import kinds
 from codelog.dataset.open import open_dataset, read_manifest
 from codelog.errors import CodelogError
+from codelog.files import replacing
 from codelog.prompts import render_prompt
 from codelog.recipe import Recipe
 from codelog.sql import literal
@@ -260,12 +260,8 @@ def export_verifier_lists(
         records, schema=LIST.with_metadata({**(LIST.metadata or {}), **held})
     )
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.parent / f".{out.name}.tmp-{os.getpid()}"
-    try:
+    with replacing(out) as tmp:
         pq.write_table(table, tmp, compression="zstd")
-        os.replace(tmp, out)
-    finally:
-        tmp.unlink(missing_ok=True)
     by_bucket: dict[str, int] = defaultdict(int)
     by_size: dict[int, int] = defaultdict(int)
     for r in records:

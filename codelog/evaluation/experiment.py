@@ -57,8 +57,8 @@ from codelog.evaluation.spec import EvalSpec, Sampling
 from codelog.files import (
     check_output_dir,
     exclusive_lock,
-    fsync_dir,
     refuse_inputs,
+    replacing,
 )
 from codelog.progress import _clock
 from codelog.recipe import Experiment, Recipe, load_recipe
@@ -565,10 +565,5 @@ def _write_json(path: Path, data: Any) -> None:
 
 def _write_text(path: Path, text: str) -> None:
     """Whole or absent: a temporary file, flushed to disk, renamed into place."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with tmp.open("w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
+    with replacing(path, durable=True) as tmp:
+        tmp.write_text(text, encoding="utf-8")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -40,7 +39,7 @@ from codelog.execution.judge import (
 )
 from codelog.execution.testcases import Problem
 from codelog.executors import LOCAL, ExecutorSpec
-from codelog.files import mark_written
+from codelog.files import mark_written, replacing
 
 _UID = re.compile(r", uid \d+")
 
@@ -199,9 +198,7 @@ def _program(problems: Mapping[str, Problem], s: Sample) -> Program:
 
 def _write_samples(journal: Journal, samples_path: Path) -> None:
     """samples.jsonl: the journal's records in input order, those read back as they were."""
-    tmp = samples_path.with_name(f".samples.jsonl.tmp-{os.getpid()}")
-    with tmp.open("w", encoding="utf-8") as f:
+    with replacing(samples_path) as tmp, tmp.open("w", encoding="utf-8") as f:
         for entry in journal.records():
             f.write(json.dumps(entry.record) + "\n")
-    os.replace(tmp, samples_path)
     mark_written(samples_path)

@@ -9,7 +9,6 @@ codelog may write: an output that is an input, or that codelog did not write, is
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -25,7 +24,7 @@ from codelog.evaluation.scoring import (
     paired_pass_at_k,
 )
 from codelog.evaluation.spec import EvalSpec
-from codelog.files import check_output_file, mark_written
+from codelog.files import check_output_file, mark_written, replacing
 from codelog.recipe import Experiment
 from codelog.uncertainty import plus_minus
 
@@ -84,20 +83,17 @@ def write_outputs(result: EvalResult, out: Path, meta: Mapping[str, Any]) -> tup
     from a result held in memory."""
     out.mkdir(parents=True, exist_ok=True)
     samples_path = out / "samples.jsonl"
-    tmp = out / f".samples.jsonl.tmp-{os.getpid()}"
-    with tmp.open("w", encoding="utf-8") as f:
+    with replacing(samples_path) as tmp, tmp.open("w", encoding="utf-8") as f:
         for record in result.records:
             f.write(json.dumps(record) + "\n")
-    os.replace(tmp, samples_path)
     mark_written(samples_path)
     return samples_path, write_summary(result, out, meta)
 
 
 def write_summary(result: EvalResult, out: Path, meta: Mapping[str, Any]) -> Path:
     summary_path = out / "summary.json"
-    tmp = out / f".summary.json.tmp-{os.getpid()}"
-    tmp.write_text(json.dumps({**meta, **result.summary()}, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, summary_path)
+    with replacing(summary_path) as tmp:
+        tmp.write_text(json.dumps({**meta, **result.summary()}, indent=2) + "\n", encoding="utf-8")
     mark_written(summary_path)
     return summary_path
 
@@ -421,10 +417,9 @@ def write_plot(results: Mapping[str, Any], path: Path, say: Callable[[str], Any]
     axes.set_title(f"{results['model']}, {results['steps']} steps, n = {results['n']}")
     axes.legend(fontsize=8)
     figure.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}.png")
-    figure.savefig(tmp, dpi=120)
+    with replacing(path) as tmp:
+        figure.savefig(tmp, dpi=120, format="png")
     plt.close(figure)
-    os.replace(tmp, path)
     return path
 
 

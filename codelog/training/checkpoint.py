@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import pickle
 import re
 import shutil
@@ -23,6 +22,7 @@ from typing import Any
 import torch
 from torch import nn
 
+from codelog.files import replacing
 from codelog.recipe import Recipe
 from codelog.training import data, models
 from codelog.training.options import RESUMABLE, TrainingError, resolve_recipe
@@ -206,9 +206,8 @@ def begin_run(
         "recipe": recipe.to_dict(),
     }
     # whole or absent: a full disk must not leave a run.json that makes the directory a run
-    tmp = run_dir / f".{RUN_FILE}.tmp"
-    tmp.write_text(json.dumps(run_info, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, run_dir / RUN_FILE)
+    with replacing(run_dir / RUN_FILE) as tmp:
+        tmp.write_text(json.dumps(run_info, indent=2) + "\n", encoding="utf-8")
     (run_dir / "metrics.jsonl").write_text("", encoding="utf-8")
     return run_info
 
