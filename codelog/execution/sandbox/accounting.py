@@ -34,10 +34,10 @@ _names = itertools.count()
 _parent: list[str] = []
 _failures: list[str] = []  # the latest run cgroups not made (`failures()`)
 # Run cgroups of this process whose runs are over, emptied, for its next runs (`release`).
-# Removing a cgroup after every run cost more than the run: its page cache (a compiler's
+# Removing a cgroup after every run cost about as much as the run: its page cache (a compiler's
 # binary and headers, read by every compile) must be uncharged first (memory.force_empty, or
 # the removed cgroup lingers in the kernel while any page charged to it lives), which also
-# evicted that cache: 46 ms a run, half of a C program's judging (issue 45's stop).
+# evicted that cache: 46 ms a run, half of a C program's judging (bench/RESULTS.md).
 _free: list[RunCgroup] = []
 _FREE_MAX = 8
 
