@@ -99,19 +99,45 @@ def sweep_semaphores(before: set[str]) -> None:
 
     SIGKILL of the whole group takes multiprocessing's resource tracker with the build, and
     the tracker is what unlinks a dead pool's semaphores: without this, a run of this test left
-    up to 20 in /dev/shm (5 for each kill that lands while the pool is up). A semaphore in use is mapped by the processes using it (glibc maps
-    it before giving it its name), so one of a test running beside this one stays.
+    up to 20 in /dev/shm (5 for each kill that lands while the pool is up).
+
+    In use is told by inode, not by name: glibc makes a semaphore as a temporary file, maps
+    it, then links it to its name and unlinks the temporary one, so /proc/PID/maps names it
+    `/dev/shm/sem.XXXXXX (deleted)`. Told by name, a semaphore of a pool running beside this
+    test (another pytest worker's build) looked unused and was unlinked, and that build's
+    spawned workers failed to open it (a BrokenProcessPool in test_faults' full-disk build).
     """
-    new = semaphores() - before
-    for maps in Path("/proc").glob("[0-9]*/maps"):
-        if not new:
-            break
-        with contextlib.suppress(OSError):
-            text = maps.read_text()
-            new = {name for name in new if name not in text}
-    for name in new:
+    new: dict[str, int] = {}
+    for name in semaphores() - before:
         with contextlib.suppress(FileNotFoundError):
-            (SHM / name).unlink()
+            new[name] = (SHM / name).stat().st_ino
+    mapped: set[int] = set()
+    for maps in Path("/proc").glob("[0-9]*/maps"):
+        with contextlib.suppress(OSError):
+            for line in maps.read_text().splitlines():
+                fields = line.split(maxsplit=5)
+                if len(fields) == 6 and fields[5].startswith(str(SHM) + "/"):
+                    mapped.add(int(fields[4]))
+    for name, inode in new.items():
+        if inode not in mapped:
+            with contextlib.suppress(FileNotFoundError):
+                (SHM / name).unlink()
+
+
+def test_the_semaphore_sweep_keeps_one_in_use_and_removes_one_nobody_maps() -> None:
+    """The sweep runs beside other tests' pools: one of theirs must survive it."""
+    import multiprocessing
+
+    before = semaphores()
+    live = multiprocessing.get_context("spawn").Lock()  # a pool's, in use
+    dead = SHM / f"sem.mp-codelog-test-{os.getpid()}"  # a killed pool's, mapped by nobody
+    dead.write_bytes(bytes(32))
+    try:
+        sweep_semaphores(before)
+        assert not dead.exists()
+        assert len(semaphores() - before) == 1 and live.acquire(timeout=1)
+    finally:
+        dead.unlink(missing_ok=True)
 
 
 def wait_group_gone(pgid: int, timeout: float = 10.0) -> None:
