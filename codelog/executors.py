@@ -23,7 +23,7 @@ import contextlib
 import logging
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
 from concurrent.futures import Executor as FuturesExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -185,7 +185,15 @@ class PoolExecutor(Executor):
         return list(done)
 
     def _result(self, handle: Future) -> Any:
-        return handle.result()
+        try:
+            return handle.result()
+        except BrokenExecutor as exc:
+            # a worker died (the kernel's OOM killer, a kill): one line, not the pool's
+            # traceback; the command's own rules say what is kept (a judge or eval resumes)
+            raise CodelogError(
+                f"a worker process of the local pool ended abruptly ({exc}), most often killed "
+                "for memory: run the command again, with fewer --workers if memory is short"
+            ) from None
 
     def _abort(self, handles: list[Any]) -> None:
         if self._pool is None:
