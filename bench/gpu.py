@@ -266,15 +266,10 @@ def synthetic_step(t, vocab: int, seed: int, padded: bool = False):
     )
 
 
-def computed_tokens(step) -> int:
-    """Tokens the step needs computed: each shared prompt once, each solution, no padding."""
-    return sum(int(mb.prompt_mask.sum() + mb.loss_mask.sum()) for mb in step.batches)
-
-
 def model_flops(step, config, lora: bool, block: int, adapters: int) -> float:
     """Model FLOPs of a step's forward and backward (see the module docstring)."""
     h, layers, vocab = config.hidden_size, config.num_hidden_layers, config.vocab_size
-    tokens = computed_tokens(step)
+    tokens = step.computed_tokens  # each shared prompt once, each solution, no padding
     solution = sum(int(mb.loss_mask.sum()) for mb in step.batches)
     # causal attention of a prompt of P tokens: P^2 (halved, times 2 matmuls, backward 2x);
     # a solution of S tokens after it: its S queries over the P prompt keys and causally itself
@@ -444,7 +439,7 @@ def measure_training(case, config, t, precision, model, device, args, checkpoint
             int(mb.loss_mask.sum()) for s in steps[args.warmup :] for mb in s.batches
         )
         / step_s,
-        "computed_tokens_per_s": sum(computed_tokens(s) for s in steps[args.warmup :]) / step_s,
+        "computed_tokens_per_s": sum(s.computed_tokens for s in steps[args.warmup :]) / step_s,
         "model_tflop_per_step": statistics.mean(flops) / 1e12,
         "mfu_step": sum(flops) / step_s / peak if peak else None,
         "mfu_floor": sum(flops) / floor_s / peak if peak else None,

@@ -66,14 +66,14 @@ class MicroBatch:
         )
 
     @property
-    def computed_tokens(self) -> int:
+    def padded_tokens(self) -> int:
         """Token positions the model runs, padding included."""
         if self.padded_layout:
             return self.input_ids.shape[0] * int((self.start + 1 + self.loss_mask.sum(1)).max())
         return self.prompt_ids.numel() + self.input_ids.numel()
 
     @property
-    def real_tokens(self) -> int:
+    def computed_tokens(self) -> int:
         """Token positions the model runs, padding left out: each sequence whole (padded
         layout), or each prompt once and each solution (shared)."""
         if self.padded_layout:
@@ -115,8 +115,8 @@ class StepData:
     computed_tokens: int = field(init=False)  # the same, padding left out
 
     def __post_init__(self) -> None:
-        self.padded_tokens = sum(b.computed_tokens for b in self.batches)
-        self.computed_tokens = sum(b.real_tokens for b in self.batches)
+        self.padded_tokens = sum(b.padded_tokens for b in self.batches)
+        self.computed_tokens = sum(b.computed_tokens for b in self.batches)
 
     def describe(self, sequences: Iterable[int], index: data.GroupIndex) -> str:
         """The problems and submissions of the groups holding `sequences`, for error messages."""

@@ -389,8 +389,8 @@ def _restore(
     """A resumed run's optimizer, schedule, random state and running totals, its metrics cut
     back to its checkpoint's step; the totals (new ones for a new run)."""
     if not state:
-        totals: dict[str, Any] = {"sequences": 0, "truncated": 0, "tokens": 0, "padded_tokens": 0}
-        return totals | {"computed_tokens": 0, "margin_before": None}
+        counts = ("sequences", "truncated", "tokens", "padded_tokens", "computed_tokens")
+        return {**dict.fromkeys(counts, 0), "margin_before": None}
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
     torch.set_rng_state(state["torch_rng"])

@@ -173,7 +173,7 @@ def test_the_estimate_of_a_forward_and_backward_matches_the_allocator(precision,
     forward_backward()  # gradients exist from here on, as in a step's later micro-batches
     measured = peak_bytes(forward_backward)
     parts = est.parts
-    assert est.tokens == 512 and batch.computed_tokens == 4 * 127
+    assert est.tokens == 512 and batch.padded_tokens == 4 * 127
     assert measured == pytest.approx(
         parts["bf16_copies"] + parts["activations"] + parts["logits"], rel=0.10
     )

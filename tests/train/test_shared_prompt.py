@@ -113,7 +113,7 @@ def test_shared_prompts_compute_what_the_padded_path_computes(arch, lora, kl, tm
     assert len(batches_s) > 1  # the budget cuts the step
     # each prompt runs once per micro-batch it is in
     assert sum(b.prompt_ids.shape[0] for b in batches_s) < len(seqs)
-    assert sum(b.computed_tokens for b in batches_s) < sum(b.computed_tokens for b in batches_p)
+    assert sum(b.padded_tokens for b in batches_s) < sum(b.padded_tokens for b in batches_p)
     assert logp_s.keys() == logp_p.keys() == set(seqs)
     for i in seqs:
         assert len(logp_s[i]) == len(seqs[i][0]) - seqs[i][1]
@@ -150,6 +150,6 @@ def test_micro_batches_count_the_tokens_computed_each_prompt_once():
     assert sorted(i for mb in batches for i in mb.sequence) == sorted(seqs)
     for mb in batches:
         # within the budget, padding included, unless one prompt and its first solution exceed it
-        assert mb.computed_tokens <= t.batch_tokens or len(mb.sequence) == 1
+        assert mb.padded_tokens <= t.batch_tokens or len(mb.sequence) == 1
         prompts = {tuple(seqs[i][0][: seqs[i][1]]) for i in mb.sequence}
         assert mb.prompt_ids.shape[0] == len(prompts)  # each prompt once
